@@ -1,0 +1,16 @@
+/* The table of subcommands. */
+#ifndef ROCE_DOCTOR_COMMANDS_H
+#define ROCE_DOCTOR_COMMANDS_H
+
+#include "cmd/common.h"
+
+struct command {
+	const char *name;
+	const char *summary;
+	int (*run)(struct app *app, int argc, char **argv);   /* argv[0] is the command name */
+};
+
+int cmd_devices(struct app *app, int argc, char **argv);
+int cmd_gid(struct app *app, int argc, char **argv);
+
+#endif

@@ -1,0 +1,147 @@
+/* roce-doctor devices: the ibdev2netdev view, one row per RDMA device and port. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/commands.h"
+#include "output/render.h"
+
+struct devices_args {
+	bool brief;
+	char dev[64];
+	unsigned port;
+};
+
+static const struct argp_option devices_options[] = {
+	{ "brief", 'b', NULL, 0, "Print exactly ibdev2netdev's lines: 'mlx5_0 port 1 ==> ens1f0np0 (Up)'", 0 },
+	{ 0 }
+};
+
+static error_t parse_devices(int key, char *arg, struct argp_state *state)
+{
+	struct devices_args *a = state->input;
+
+	switch (key) {
+	case 'b':
+		a->brief = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		if (state->arg_num > 0)
+			argp_error(state, "unexpected argument '%s'", arg);
+		if (parse_dev_port(arg, a->dev, sizeof(a->dev), &a->port) < 0)
+			argp_error(state, "bad device '%s': expected DEV or DEV:PORT", arg);
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp devices_argp = {
+	devices_options, parse_devices, "[DEV[:PORT]]",
+	"List RDMA devices and ports with the netdev under each, link state, rate, MTUs, firmware and PCI "
+	"placement.\vPort MTUs come from verbs and the port-to-netdev link also from RDMA netlink; under --root "
+	"they are unknown.",
+	NULL, NULL, NULL,
+};
+
+static json_t *mtu_or_null(int mtu)
+{
+	return mtu > 0 ? json_integer(mtu) : json_null();
+}
+
+static json_t *port_row(const struct host *host, const struct rdma_device *d, const struct rdma_port *p)
+{
+	const struct netdev *nd = p->netdev[0] ? host_find_netdev(host, p->netdev) : NULL;
+	json_t *row = json_object();
+
+	json_object_set_new(row, "device", json_string(d->name));
+	json_object_set_new(row, "port", json_integer(p->num));
+	json_object_set_new(row, "netdev", json_str_or_null(p->netdev));
+	json_object_set_new(row, "netdev_source", json_str_or_null(p->netdev_source));
+	json_object_set_new(row, "netdev_netlink", p->netlink_known ? json_str_or_null(p->netdev_netlink) : json_null());
+	json_object_set_new(row, "link_layer", json_string(link_layer_name(p->link_layer)));
+	json_object_set_new(row, "state", json_str_or_null(p->state_name));
+	json_object_set_new(row, "phys_state", json_str_or_null(p->phys_state_name));
+	json_object_set_new(row, "rate", json_str_or_null(p->rate));
+	json_object_set_new(row, "rate_gbps", p->rate_gbps > 0 ? json_real(p->rate_gbps) : json_null());
+	json_object_set_new(row, "netdev_state", nd ? json_str_or_null(nd->operstate) : json_null());
+	json_object_set_new(row, "netdev_mtu", nd ? mtu_or_null(nd->mtu) : json_null());
+	json_object_set_new(row, "active_mtu", mtu_or_null(p->active_mtu));
+	json_object_set_new(row, "max_mtu", mtu_or_null(p->max_mtu));
+	json_object_set_new(row, "fw_ver", json_str_or_null(d->fw_ver));
+	json_object_set_new(row, "node_guid", json_str_or_null(d->node_guid));
+	json_object_set_new(row, "pci_address", json_str_or_null(d->pci_address));
+	json_object_set_new(row, "numa_node", d->numa_known ? json_integer(d->numa_node) : json_null());
+	json_object_set_new(row, "driver", json_str_or_null(d->driver));
+	return row;
+}
+
+static const struct column device_columns[] = {
+	{ "device", "DEVICE" },       { "port", "PORT" },         { "netdev", "NETDEV" },
+	{ "link_layer", "LINK" },     { "state", "STATE" },       { "phys_state", "PHYS" },
+	{ "rate", "RATE" },           { "netdev_mtu", "MTU" },     { "active_mtu", "ACTIVE_MTU" },
+	{ "max_mtu", "MAX_MTU" },     { "fw_ver", "FIRMWARE" },   { "node_guid", "NODE_GUID" },
+	{ "pci_address", "PCI" },     { "numa_node", "NUMA" },    { "driver", "DRIVER" },
+};
+
+static void print_devices_table(FILE *out, const json_t *doc)
+{
+	const json_t *rows = json_object_get(doc, "ports");
+
+	if (json_array_size(rows) == 0) {
+		fprintf(out, "no RDMA devices\n");
+		return;
+	}
+	render_table(out, rows, device_columns, sizeof(device_columns) / sizeof(device_columns[0]));
+}
+
+/* ibdev2netdev prints Up for an ACTIVE port and Down otherwise. */
+static void print_devices_brief(FILE *out, const json_t *doc)
+{
+	size_t i;
+	json_t *row;
+
+	json_array_foreach(json_object_get(doc, "ports"), i, row) {
+		const char *nd = json_string_value(json_object_get(row, "netdev"));
+		const char *state = json_string_value(json_object_get(row, "state"));
+
+		fprintf(out, "%s port %lld ==> %s (%s)\n", json_string_value(json_object_get(row, "device")),
+			(long long)json_integer_value(json_object_get(row, "port")), nd ? nd : "<none>",
+			state && strcmp(state, "ACTIVE") == 0 ? "Up" : "Down");
+	}
+}
+
+int cmd_devices(struct app *app, int argc, char **argv)
+{
+	struct devices_args args = { 0 };
+	struct host host;
+	json_t *doc, *rows;
+	int code;
+
+	if (command_parse(&devices_argp, argc, argv, &args, app) != 0)
+		return EXIT_USAGE;
+	code = app_probe_host(app, &host);
+	if (code != EXIT_OK)
+		return code;
+	code = check_selection(&host, args.dev, args.port);
+	if (code != EXIT_OK) {
+		host_free(&host);
+		return code;
+	}
+	doc = doc_new("devices");
+	json_object_set_new(doc, "root", json_str_or_null(app->root_dir));
+	rows = json_array();
+	for (size_t d = 0; d < host.device_count; d++) {
+		const struct rdma_device *dev = &host.devices[d];
+
+		if (args.dev[0] && strcmp(args.dev, dev->name) != 0)
+			continue;
+		for (size_t p = 0; p < dev->port_count; p++)
+			if (!args.port || dev->ports[p].num == args.port)
+				json_array_append_new(rows, port_row(&host, dev, &dev->ports[p]));
+	}
+	json_object_set_new(doc, "ports", rows);
+	code = app_emit(app, doc, &host.warnings, args.brief ? print_devices_brief : print_devices_table, EXIT_OK);
+	json_decref(doc);
+	host_free(&host);
+	return code;
+}

@@ -1,0 +1,111 @@
+/* roce-doctor: global options, then one subcommand from the table. */
+#include <argp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/commands.h"
+
+const char *argp_program_version = "roce-doctor " ROCE_DOCTOR_VERSION;
+const char *argp_program_bug_address = NULL;
+
+static const struct command commands[] = {
+	{ "devices", "RDMA device -> port -> netdev map (ibdev2netdev), link state, MTUs", cmd_devices },
+	{ "gid", "GID tables (show_gids); --suggest: the NCCL_IB_GID_INDEX to use", cmd_gid },
+};
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+struct global {
+	struct app *app;
+	int command_index;   /* argv index of the command name, 0 when none */
+};
+
+static error_t parse_global(int key, char *arg, struct argp_state *state)
+{
+	struct global *g = state->input;
+
+	(void)arg;
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = g->app;
+		return 0;
+	case ARGP_KEY_ARG:
+		/* Everything from the command name on belongs to the command's own parser. */
+		g->command_index = state->next - 1;
+		state->next = state->argc;
+		return 0;
+	case ARGP_KEY_NO_ARGS:
+		argp_error(state, "no command given");
+		return EINVAL;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static char *help_filter(int key, const char *text, void *input)
+{
+	char *out;
+	size_t len = 0;
+	FILE *f;
+
+	(void)input;
+	if (key != ARGP_KEY_HELP_POST_DOC)
+		return (char *)text;
+	f = open_memstream(&out, &len);
+	if (!f)
+		return (char *)text;
+	fprintf(f, "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n`roce-doctor help COMMAND' or `roce-doctor COMMAND --help' describes a command.");
+	fclose(f);
+	return out;
+}
+
+int main(int argc, char **argv)
+{
+	const struct argp_child children[] = { { &common_argp, 0, NULL, 0 }, { 0 } };
+	const struct argp argp = {
+		NULL, parse_global, "COMMAND [ARGS...]",
+		"Bring up and diagnose RoCE links between GPU nodes.\v", children, help_filter, NULL,
+	};
+	struct app app = { 0 };
+	struct global g = { &app, 0 };
+	const struct command *cmd;
+	char **cargv;
+	int cargc;
+
+	argp_err_exit_status = EXIT_USAGE;
+	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &g) != 0)
+		return EXIT_USAGE;
+	cargv = argv + g.command_index;
+	cargc = argc - g.command_index;
+	if (strcmp(cargv[0], "help") == 0) {
+		char *help_argv[] = { NULL, "--help", NULL };
+
+		if (cargc < 2) {
+			argp_help(&argp, stdout, ARGP_HELP_STD_HELP, argv[0]);
+			return EXIT_OK;
+		}
+		cmd = find_command(cargv[1]);
+		if (!cmd) {
+			fprintf(stderr, "roce-doctor: unknown command '%s'\nTry 'roce-doctor --help'.\n", cargv[1]);
+			return EXIT_USAGE;
+		}
+		help_argv[0] = cargv[1];
+		return cmd->run(&app, 2, help_argv);
+	}
+	cmd = find_command(cargv[0]);
+	if (!cmd) {
+		fprintf(stderr, "roce-doctor: unknown command '%s'\nTry 'roce-doctor --help'.\n", cargv[0]);
+		return EXIT_USAGE;
+	}
+	return cmd->run(&app, cargc, cargv);
+}

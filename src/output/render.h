@@ -1,0 +1,33 @@
+/* The one output model: commands build a JSON document; it is printed as JSON or as aligned text. */
+#ifndef ROCE_DOCTOR_RENDER_H
+#define ROCE_DOCTOR_RENDER_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "util/notes.h"
+
+struct column {
+	const char *key;      /* member of each row object */
+	const char *header;   /* text table heading */
+};
+
+/* {"schema": "roce-doctor/<name>/v1"} */
+json_t *doc_new(const char *name);
+
+/* A string member, or null when empty (unknown). */
+json_t *json_str_or_null(const char *s);
+
+/* "warnings": [...] */
+void doc_add_warnings(json_t *doc, const struct notes *warnings);
+
+/* Exactly one JSON document and a newline. 0 or -EIO. */
+int render_json(FILE *out, const json_t *doc);
+
+/* An aligned table of the row objects in rows; null and missing members print as "-". */
+void render_table(FILE *out, const json_t *rows, const struct column *columns, size_t count);
+
+/* One cell's text, as the table prints it. */
+void render_cell(const json_t *value, char *buf, size_t size);
+
+#endif

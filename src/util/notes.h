@@ -1,0 +1,18 @@
+/* Warnings gathered while probing: probes never print, commands decide where the notes go. */
+#ifndef ROCE_DOCTOR_NOTES_H
+#define ROCE_DOCTOR_NOTES_H
+
+#include <stddef.h>
+
+#define NOTES_MAX 256
+
+struct notes {
+	char *items[NOTES_MAX];
+	size_t count;
+	size_t dropped;   /* past NOTES_MAX, only counted: input must not drive unbounded allocation */
+};
+
+void notes_add(struct notes *notes, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void notes_free(struct notes *notes);
+
+#endif

@@ -1,0 +1,212 @@
+/* Root-relative file access: openat2(RESOLVE_IN_ROOT) keeps even absolute symlinks inside a replayed tree. */
+#include "util/rootfs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int rootfs_open(struct rootfs *root, const char *dir)
+{
+	const char *path = dir ? dir : "/";
+	char real[PATH_MAX];
+
+	root->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (root->fd < 0)
+		return -errno;
+	if (!realpath(path, real)) {
+		int err = -errno;
+		close(root->fd);
+		root->fd = -1;
+		return err;
+	}
+	root->live = strcmp(real, "/") == 0;
+	snprintf(root->prefix, sizeof(root->prefix), "%s", root->live ? "" : real);
+	return 0;
+}
+
+void rootfs_close(struct rootfs *root)
+{
+	if (root->fd >= 0)
+		close(root->fd);
+	root->fd = -1;
+}
+
+static int format_rel(char *rel, size_t size, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(rel, size, fmt, ap);
+
+	if (n < 0)
+		return -EINVAL;
+	if ((size_t)n >= size)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Kernels before 5.6 lack openat2; then a plain openat of the relative path is the best we can do. */
+static int open_in_root(const struct rootfs *root, const char *rel, int flags)
+{
+	struct open_how how = { .flags = (unsigned long long)(flags | O_CLOEXEC), .resolve = RESOLVE_IN_ROOT };
+	int fd;
+
+	while (*rel == '/')
+		rel++;
+	fd = (int)syscall(SYS_openat2, root->fd, rel, &how, sizeof(how));
+	if (fd < 0 && errno == ENOSYS)
+		fd = openat(root->fd, rel, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+static int read_fd(int fd, char *buf, size_t size)
+{
+	size_t len = 0;
+	char extra;
+
+	if (size == 0)
+		return -EINVAL;
+	for (;;) {
+		ssize_t n = read(fd, buf + len, size - 1 - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len == size - 1) {
+			n = read(fd, &extra, 1);
+			if (n > 0)
+				return -EOVERFLOW;
+			break;
+		}
+	}
+	buf[len] = '\0';
+	if (len > 0 && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	return (int)len;
+}
+
+int rootfs_read(const struct rootfs *root, char *buf, size_t size, const char *fmt, ...)
+{
+	char rel[PATH_MAX];
+	va_list ap;
+	int fd, ret;
+
+	va_start(ap, fmt);
+	ret = format_rel(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return ret;
+	fd = open_in_root(root, rel, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	ret = read_fd(fd, buf, size);
+	close(fd);
+	return ret;
+}
+
+int rootfs_link_name(const struct rootfs *root, char *buf, size_t size, const char *fmt, ...)
+{
+	char rel[PATH_MAX], target[PATH_MAX];
+	const char *base, *name;
+	char *slash;
+	va_list ap;
+	int dirfd, ret;
+	ssize_t n;
+
+	va_start(ap, fmt);
+	ret = format_rel(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return ret;
+	slash = strrchr(rel, '/');
+	if (slash) {
+		*slash = '\0';
+		dirfd = open_in_root(root, rel, O_RDONLY | O_DIRECTORY | O_PATH);
+		name = slash + 1;
+	} else {
+		dirfd = dup(root->fd);
+		name = rel;
+		if (dirfd < 0)
+			dirfd = -errno;
+	}
+	if (dirfd < 0)
+		return dirfd;
+	n = readlinkat(dirfd, name, target, sizeof(target) - 1);
+	ret = n < 0 ? -errno : 0;
+	close(dirfd);
+	if (ret < 0)
+		return ret;
+	if ((size_t)n >= sizeof(target))
+		return -EOVERFLOW;
+	target[n] = '\0';
+	while (n > 1 && target[n - 1] == '/')
+		target[--n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strlen(base) >= size)
+		return -EOVERFLOW;
+	strcpy(buf, base);
+	return (int)strlen(buf);
+}
+
+DIR *rootfs_opendir(const struct rootfs *root, const char *fmt, ...)
+{
+	char rel[PATH_MAX];
+	va_list ap;
+	DIR *dir;
+	int fd, ret;
+
+	va_start(ap, fmt);
+	ret = format_rel(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
+	fd = open_in_root(root, rel, O_RDONLY | O_DIRECTORY);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	dir = fdopendir(fd);
+	if (!dir) {
+		ret = errno;
+		close(fd);
+		errno = ret;
+	}
+	return dir;
+}
+
+bool rootfs_exists(const struct rootfs *root, const char *fmt, ...)
+{
+	char rel[PATH_MAX];
+	va_list ap;
+	int fd, ret;
+
+	va_start(ap, fmt);
+	ret = format_rel(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return false;
+	fd = open_in_root(root, rel, O_PATH);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+const char *rootfs_display(const struct rootfs *root, char *buf, size_t size, const char *rel)
+{
+	while (*rel == '/')
+		rel++;
+	snprintf(buf, size, "%s/%s", root->prefix, rel);
+	return buf;
+}
