@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The command line on the fixture hosts: answers, exit codes, error lines, and JSON that parses.
+# usage: cli_test.sh ROCE_DOCTOR FIXTURES_DIR   (TAP on stdout)
+set -u
+BIN=$1
+FIX=$2
+n=0 failed=0
+out=$(mktemp) err=$(mktemp) scratch=$(mktemp -d)
+trap 'rm -rf "$out" "$err" "$scratch"' EXIT
+
+run() { "$BIN" "$@" >"$out" 2>"$err"; rc=$?; }
+result() { # NAME STATUS(0 ok)
+	n=$((n + 1))
+	if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else
+		failed=$((failed + 1)); echo "not ok $n - $1"
+		sed 's/^/# stdout: /' "$out" | head -20; sed 's/^/# stderr: /' "$err" | head -20; echo "# rc=$rc"
+	fi
+}
+expect() { # NAME RC GREP-ON-STDOUT -- CMD...
+	local name=$1 want=$2 pattern=$3; shift 4
+	run "$@"
+	[ "$rc" -eq "$want" ] && grep -qE -- "$pattern" "$out"
+	result "$name" $?
+}
+json_ok() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d.get("schema")==sys.argv[2] else 1)' "$out" "$1"; }
+
+# ---- gid --suggest on every fixture ----
+expect "a: suggests 5" 0 '^NCCL_IB_GID_INDEX=5$' -- --root "$FIX/cx6lx-2port" gid --suggest
+grep -q 'mlx5_0 port 1 (ens19f0np0): 5 - RoCE v2 GID of 192.168.88.1.*0,1,2,3 are fe80:: link-local; 4 is RoCE v1' "$out"
+result "a: explains why 5" $?
+expect "b: suggests 3 on ten HCAs" 0 '^NCCL_IB_GID_INDEX=3$' -- --root "$FIX/eight-hca" gid --suggest
+[ "$(grep -c ': 3 - RoCE v2' "$out")" -ge 8 ]; result "b: every HCA chose 3" $?
+expect "c: soft-roce suggests 1" 0 '^NCCL_IB_GID_INDEX=1$' -- --root "$FIX/softroce" gid --suggest
+expect "d: infiniband refuses" 2 'InfiniBand link layer' -- --root "$FIX/infiniband" gid --suggest
+! grep -q NCCL_IB_GID_INDEX= "$out"; result "d: prints no index" $?
+expect "e: no rdma exits 2" 2 '^$' -- --root "$FIX/no-rdma" gid --suggest
+grep -q 'no RDMA devices' "$err" && [ ! -s "$out" ]; result "e: says no RDMA devices, no stdout" $?
+expect "f: ipv6-only has no ipv4" 2 'no IPv4 address' -- --root "$FIX/ipv6-only" gid --suggest
+expect "f: ipv6 family suggests 3" 0 '^NCCL_IB_GID_INDEX=3$' -- --root "$FIX/ipv6-only" gid --suggest --family ipv6
+expect "g: malformed still suggests 3" 0 '^NCCL_IB_GID_INDEX=3$' -- --root "$FIX/malformed" gid --suggest
+grep -q 'gids/4' "$err" && grep -q 'types/5' "$err" && grep -q 'ndevs/6' "$err"; result "g: warns naming each bad file" $?
+expect "peer option implies its family" 0 '^NCCL_IB_GID_INDEX=3$' -- --root "$FIX/ipv6-only" gid --suggest --peer 2001:db8:42::20
+
+# ---- ports that disagree: a copy of fixture a with mlx5_1's IPv4 moved to 2/3 ----
+cp -a "$FIX/cx6lx-2port" "$scratch/a"
+g=$(readlink -f "$scratch/a/sys/class/infiniband/mlx5_1")/ports/1
+cp "$g/gids/4" "$g/gids/2"; cp "$g/gids/5" "$g/gids/3"
+echo "0000:0000:0000:0000:0000:0000:0000:0000" >"$g/gids/4"; echo "0000:0000:0000:0000:0000:0000:0000:0000" >"$g/gids/5"
+expect "disagreeing ports exit 1 with each choice" 1 'mlx5_1 port 1 \(ens19f1np1\): 3 -' -- --root "$scratch/a" gid --suggest
+! grep -q '^NCCL_IB_GID_INDEX=' "$out" && grep -q 'NCCL_IB_ADDR_FAMILY=AF_INET' "$out"; result "disagreeing ports: no global index, NCCL>=2.21 advice" $?
+expect "one device of them agrees with itself" 0 '^NCCL_IB_GID_INDEX=3$' -- --root "$scratch/a" gid --suggest mlx5_1
+
+# ---- devices ----
+run --root "$FIX/cx6lx-2port" devices --brief
+printf 'mlx5_0 port 1 ==> ens19f0np0 (Up)\nmlx5_1 port 1 ==> ens19f1np1 (Up)\n' | cmp -s - "$out"; result "devices --brief is ibdev2netdev's format" $?
+expect "devices table" 0 '^mlx5_1 +1 +ens19f1np1 +Ethernet +ACTIVE +LinkUp +25 Gb/sec' -- --root "$FIX/cx6lx-2port" devices
+expect "devices one port" 0 'mlx5_1' -- --root "$FIX/cx6lx-2port" devices mlx5_1:1
+! grep -q 'mlx5_0' "$out"; result "devices DEV:PORT selects" $?
+expect "soft-roce devices" 0 '^rxe0 +1 +eth0 ' -- --root "$FIX/softroce" devices
+expect "no-rdma devices" 0 'no RDMA devices' -- --root "$FIX/no-rdma" devices
+
+# ---- JSON: one document, a schema, on every fixture ----
+for f in "$FIX"/*/; do
+	f=${f%/}; name=$(basename "$f")
+	for cmd in devices gid "gid --suggest"; do
+		# shellcheck disable=SC2086
+		run --json --root "$f" $cmd
+		schema="roce-doctor/${cmd%% *}/v1"; [ "$cmd" = "gid --suggest" ] && schema="roce-doctor/gid-suggest/v1"
+		if [ "$name" = no-rdma ] && [ "$cmd" != devices ]; then
+			[ "$rc" -eq 2 ] && [ ! -s "$out" ]; result "json $name $cmd: exit 2, no partial output" $?
+		else
+			json_ok "$schema"; result "json $name $cmd parses with schema $schema" $?
+		fi
+	done
+done
+run --root "$FIX/cx6lx-2port" devices --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["ports"][0]; sys.exit(0 if p["netdev"]=="ens19f0np0" and p["active_mtu"] is None and p["netdev_mtu"]==9000 and p["pci_address"]=="0000:39:00.0" else 1)' "$out"
+result "json devices: fields, unknown verbs MTU is null under --root" $?
+run --root "$FIX/cx6lx-2port" --json gid --suggest
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["gid_index"]==5 and d["consistent"] and d["ports"][0]["address"]=="192.168.88.1" else 1)' "$out"
+result "json gid --suggest: gid_index 5" $?
+
+# ---- bad input: one line naming it, right exit code, nothing on stdout ----
+bad() { # NAME RC STDERR-PATTERN -- CMD...
+	local name=$1 want=$2 pattern=$3; shift 4
+	run "$@"
+	[ "$rc" -eq "$want" ] && [ ! -s "$out" ] && grep -qE -- "$pattern" "$err"
+	result "$name" $?
+}
+bad "unknown command" 64 "unknown command 'frobnicate'" -- frobnicate
+bad "no command" 64 "no command given" --
+bad "unknown option" 64 "unrecognized option '--bogus'" -- --root "$FIX/cx6lx-2port" gid --bogus
+bad "bad family" 64 "bad --family 'ipv5'" -- --root "$FIX/cx6lx-2port" gid --suggest --family ipv5
+bad "bad peer" 64 "bad --peer '10.0.0'" -- --root "$FIX/cx6lx-2port" gid --suggest --peer 10.0.0
+bad "peer of the other family" 64 "not an address of the --family" -- --root "$FIX/cx6lx-2port" gid --suggest --family ipv6 --peer 10.0.0.1
+bad "family without suggest" 64 "only with --suggest" -- --root "$FIX/cx6lx-2port" gid --family ipv4
+bad "bad port syntax" 64 "bad device 'mlx5_0:x'" -- --root "$FIX/cx6lx-2port" gid mlx5_0:x
+bad "missing device lists the real ones" 2 '^roce-doctor: no RDMA device mlx_1 \(devices: mlx5_0, mlx5_1\)$' -- --root "$FIX/cx6lx-2port" gid mlx_1
+bad "missing port lists the real ones" 2 'mlx5_0 has no port 2 \(ports: 1\)' -- --root "$FIX/cx6lx-2port" devices mlx5_0:2
+bad "missing root" 3 'cannot open root directory /nonexistent' -- --root /nonexistent devices
+bad "two devices" 64 "unexpected argument 'mlx5_1'" -- --root "$FIX/cx6lx-2port" devices mlx5_0 mlx5_1
+
+# ---- help and version ----
+expect "help COMMAND" 0 'Usage: roce-doctor gid' -- help gid
+expect "COMMAND --help" 0 '--brief' -- devices --help
+expect "top-level help lists commands" 0 '^  gid ' -- --help
+expect "version" 0 '^roce-doctor [0-9]' -- --version
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
