@@ -4,6 +4,7 @@
 
 #include "cmd/commands.h"
 #include "output/render.h"
+#include "util/gidaddr.h"
 
 struct devices_args {
 	bool brief;
@@ -48,6 +49,25 @@ static json_t *mtu_or_null(int mtu)
 	return mtu > 0 ? json_integer(mtu) : json_null();
 }
 
+/* "10.88.0.1/24" for each address, or null when only netlink could tell (under --root). */
+static json_t *address_list(const struct netdev *nd, int family)
+{
+	json_t *list;
+
+	if (!nd || !nd->addrs_known)
+		return json_null();
+	list = json_array();
+	for (size_t i = 0; i < nd->addr_count; i++) {
+		char ip[64];
+
+		if (nd->addrs[i].family != family)
+			continue;
+		gid_format_ip(&nd->addrs[i].addr, ip);
+		json_array_append_new(list, json_sprintf("%s/%u", ip, nd->addrs[i].prefix_len));
+	}
+	return list;
+}
+
 static json_t *port_row(const struct host *host, const struct rdma_device *d, const struct rdma_port *p)
 {
 	const struct netdev *nd = p->netdev[0] ? host_find_netdev(host, p->netdev) : NULL;
@@ -65,6 +85,8 @@ static json_t *port_row(const struct host *host, const struct rdma_device *d, co
 	json_object_set_new(row, "rate_gbps", p->rate_gbps > 0 ? json_real(p->rate_gbps) : json_null());
 	json_object_set_new(row, "netdev_state", nd ? json_str_or_null(nd->operstate) : json_null());
 	json_object_set_new(row, "netdev_mtu", nd ? mtu_or_null(nd->mtu) : json_null());
+	json_object_set_new(row, "ipv4", address_list(nd, AF_INET));
+	json_object_set_new(row, "ipv6", address_list(nd, AF_INET6));
 	json_object_set_new(row, "active_mtu", mtu_or_null(p->active_mtu));
 	json_object_set_new(row, "max_mtu", mtu_or_null(p->max_mtu));
 	json_object_set_new(row, "fw_ver", json_str_or_null(d->fw_ver));
@@ -78,7 +100,7 @@ static json_t *port_row(const struct host *host, const struct rdma_device *d, co
 static const struct column device_columns[] = {
 	{ "device", "DEVICE" },       { "port", "PORT" },         { "netdev", "NETDEV" },
 	{ "link_layer", "LINK" },     { "state", "STATE" },       { "phys_state", "PHYS" },
-	{ "rate", "RATE" },           { "netdev_mtu", "MTU" },     { "active_mtu", "ACTIVE_MTU" },
+	{ "rate", "RATE" },           { "ipv4_text", "IPV4" },    { "netdev_mtu", "MTU" },     { "active_mtu", "ACTIVE_MTU" },
 	{ "max_mtu", "MAX_MTU" },     { "fw_ver", "FIRMWARE" },   { "node_guid", "NODE_GUID" },
 	{ "pci_address", "PCI" },     { "numa_node", "NUMA" },    { "driver", "DRIVER" },
 };
@@ -87,11 +109,32 @@ static void print_devices_table(FILE *out, const json_t *doc)
 {
 	const json_t *rows = json_object_get(doc, "ports");
 
+	json_t *view;
+	size_t i;
+	json_t *row;
+
 	if (json_array_size(rows) == 0) {
 		fprintf(out, "no RDMA devices\n");
 		return;
 	}
-	render_table(out, rows, device_columns, sizeof(device_columns) / sizeof(device_columns[0]));
+	/* The table shows the IPv4 list as one cell; the document keeps the array. */
+	view = json_deep_copy(rows);
+	json_array_foreach(view, i, row) {
+		const json_t *list = json_object_get(row, "ipv4");
+		char *joined = NULL;
+		size_t len = 0;
+		FILE *f;
+
+		if (!json_is_array(list) || !(f = open_memstream(&joined, &len)))
+			continue;
+		for (size_t k = 0; k < json_array_size(list); k++)
+			fprintf(f, "%s%s", k ? "," : "", json_string_value(json_array_get(list, k)));
+		fclose(f);
+		json_object_set_new(row, "ipv4_text", json_string(len ? joined : "none"));
+		free(joined);
+	}
+	render_table(out, view, device_columns, sizeof(device_columns) / sizeof(device_columns[0]));
+	json_decref(view);
 }
 
 /* ibdev2netdev prints Up for an ACTIVE port and Down otherwise. */

@@ -60,7 +60,10 @@ expect "soft-roce devices" 0 '^rxe0 +1 +eth0 ' -- --root "$FIX/softroce" devices
 expect "no-rdma devices" 0 'no RDMA devices' -- --root "$FIX/no-rdma" devices
 
 # ---- JSON: one document, a schema, on every fixture ----
-for f in "$FIX"/*/; do
+shopt -s nullglob
+fixtures=("$FIX"/*/)
+[ ${#fixtures[@]} -ge 7 ]; result "all seven fixture hosts present" $?
+for f in "${fixtures[@]}"; do
 	f=${f%/}; name=$(basename "$f")
 	for cmd in devices gid "gid --suggest"; do
 		# shellcheck disable=SC2086

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# devices and gid under valgrind on every fixture host: no leak, no invalid access. TAP on stdout.
+# usage: valgrind_test.sh ROCE_DOCTOR FIXTURES_DIR
+set -u
+BIN=$1 FIX=$2
+if ! command -v valgrind >/dev/null; then echo "1..0 # SKIP valgrind not installed"; exit 0; fi
+n=0 failed=0 log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+shopt -s nullglob
+fixtures=("$FIX"/*/)
+if [ ${#fixtures[@]} -eq 0 ]; then echo "not ok 1 - no fixture hosts under $FIX"; echo "1..1"; exit 1; fi
+for f in "${fixtures[@]}"; do
+	f=${f%/}
+	for cmd in "devices" "devices --brief" "gid" "gid --suggest" "--json gid --suggest --family ipv6" "--json devices"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 \
+			--log-file="$log" "$BIN" --root "$f" $cmd >/dev/null 2>&1
+		rc=$?
+		if [ "$rc" -ne 99 ] && [ ! -s "$log" ]; then
+			echo "ok $n - $(basename "$f"): $cmd (exit $rc)"
+		else
+			failed=$((failed + 1))
+			echo "not ok $n - $(basename "$f"): $cmd"
+			sed 's/^/# /' "$log" | head -40
+		fi
+	done
+done
+echo "1..$n"
+[ "$failed" -eq 0 ]
