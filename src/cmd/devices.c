@@ -84,6 +84,7 @@ static json_t *port_row(const struct host *host, const struct rdma_device *d, co
 	json_object_set_new(row, "rate", json_str_or_null(p->rate));
 	json_object_set_new(row, "rate_gbps", p->rate_gbps > 0 ? json_real(p->rate_gbps) : json_null());
 	json_object_set_new(row, "netdev_state", nd ? json_str_or_null(nd->operstate) : json_null());
+	json_object_set_new(row, "netdev_carrier", nd && nd->carrier >= 0 ? json_boolean(nd->carrier) : json_null());
 	json_object_set_new(row, "netdev_mtu", nd ? mtu_or_null(nd->mtu) : json_null());
 	json_object_set_new(row, "ipv4", address_list(nd, AF_INET));
 	json_object_set_new(row, "ipv6", address_list(nd, AF_INET6));
@@ -137,7 +138,7 @@ static void print_devices_table(FILE *out, const json_t *doc)
 	json_decref(view);
 }
 
-/* ibdev2netdev prints Up for an ACTIVE port and Down otherwise. */
+/* ibdev2netdev's state is the netdev's carrier: Up, Down, or NA when there is no carrier file. */
 static void print_devices_brief(FILE *out, const json_t *doc)
 {
 	size_t i;
@@ -145,11 +146,11 @@ static void print_devices_brief(FILE *out, const json_t *doc)
 
 	json_array_foreach(json_object_get(doc, "ports"), i, row) {
 		const char *nd = json_string_value(json_object_get(row, "netdev"));
-		const char *state = json_string_value(json_object_get(row, "state"));
+		const json_t *carrier = json_object_get(row, "netdev_carrier");
 
 		fprintf(out, "%s port %lld ==> %s (%s)\n", json_string_value(json_object_get(row, "device")),
 			(long long)json_integer_value(json_object_get(row, "port")), nd ? nd : "<none>",
-			state && strcmp(state, "ACTIVE") == 0 ? "Up" : "Down");
+			json_is_true(carrier) ? "Up" : json_is_false(carrier) ? "Down" : "NA");
 	}
 }
 

@@ -63,6 +63,7 @@ struct netdev {
 	int ifindex;
 	int mtu;                     /* 0 unknown */
 	char operstate[16];
+	int carrier;                 /* 1 up, 0 down (or unreadable: the link is down), -1 no carrier file */
 	bool addrs_known;            /* addresses come only from netlink: unknown under --root */
 	struct ip_address *addrs;
 	size_t addr_count;

@@ -16,11 +16,14 @@ static int compare_netdevs(const void *a, const void *b)
 static void read_netdev(const struct rootfs *root, struct netdev *nd)
 {
 	char text[64];
+	int ret;
 
 	if (rootfs_read(root, text, sizeof(text), "sys/class/net/%s/ifindex", nd->name) >= 0)
 		nd->ifindex = atoi(text);
 	if (rootfs_read(root, text, sizeof(text), "sys/class/net/%s/mtu", nd->name) >= 0)
 		nd->mtu = atoi(text);
+	ret = rootfs_read(root, text, sizeof(text), "sys/class/net/%s/carrier", nd->name);
+	nd->carrier = ret >= 0 ? atoi(text) == 1 : ret == -ENOENT ? -1 : 0;   /* down links fail with EINVAL */
 	if (rootfs_read(root, nd->operstate, sizeof(nd->operstate), "sys/class/net/%s/operstate", nd->name) < 0)
 		nd->operstate[0] = '\0';
 }
