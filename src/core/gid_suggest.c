@@ -34,18 +34,36 @@ static bool subnet_holds(const struct ip_address *a, const struct in6_addr *peer
 	return gid_common_prefix(&a->addr, peer) >= bits;
 }
 
-/* Appends "; 0-3 are fe80:: link-local" style summaries of the lower slots that were passed over. */
+/* "0-3,7,8": three or more consecutive indexes collapse into a range. */
+static void format_ranges(const unsigned *idx, size_t n, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++) {
+		size_t j = i;
+
+		while (j + 1 < n && idx[j + 1] == idx[j] + 1)
+			j++;
+		if (j < i + 2)
+			j = i;
+		len += (size_t)snprintf(buf + len, size - len, j > i ? "%s%u-%u" : "%s%u", i ? "," : "", idx[i], idx[j]);
+		i = j;
+	}
+}
+
+/* Appends "; 0-3 are fe80:: link-local; 4 is RoCE v1" for the lower slots that were passed over. */
 static void explain_skipped(const struct rdma_port *port, const struct gid_entry *chosen, int family, char *buf,
 			    size_t size)
 {
 	static const char *const labels[] = { "fe80:: link-local", "RoCE v1", "other-family", "unusable" };
-	char list[4][160] = { "", "", "", "" };
-	unsigned count[4] = { 0 };
+	unsigned idx[4][32];
+	size_t count[4] = { 0 };
+	bool more[4] = { false };
 
 	for (size_t i = 0; i < port->gid_count && &port->gids[i] != chosen; i++) {
 		const struct gid_entry *e = &port->gids[i];
 		int kind;
-		size_t len;
 
 		if (gid_is_link_local(&e->gid))
 			kind = 0;
@@ -55,15 +73,21 @@ static void explain_skipped(const struct rdma_port *port, const struct gid_entry
 			kind = 2;
 		else
 			kind = 3;
-		len = strlen(list[kind]);
-		snprintf(list[kind] + len, sizeof(list[kind]) - len, "%s%u", count[kind] ? "," : "", e->index);
-		count[kind]++;
+		if (count[kind] < 32)
+			idx[kind][count[kind]++] = e->index;
+		else
+			more[kind] = true;
 	}
 	for (int k = 0; k < 4; k++) {
+		char list[256];
 		size_t len = strlen(buf);
-		if (count[k])
-			snprintf(buf + len, size - len, "; %s %s %s", list[k], count[k] > 1 ? "are" : "is",
-				 k == 2 ? (family == AF_INET ? "IPv6" : "IPv4") : labels[k]);
+
+		if (!count[k])
+			continue;
+		format_ranges(idx[k], count[k], list, sizeof(list));
+		snprintf(buf + len, size - len, "; %s%s %s %s", list, more[k] ? ",..." : "",
+			 count[k] > 1 || list[strcspn(list, "-")] ? "are" : "is",
+			 k == 2 ? (family == AF_INET ? "IPv6" : "IPv4") : labels[k]);
 	}
 }
 
