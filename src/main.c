@@ -12,6 +12,7 @@ const char *argp_program_bug_address = NULL;
 static const struct command commands[] = {
 	{ "devices", "RDMA device -> port -> netdev map (ibdev2netdev), link state, MTUs", cmd_devices },
 	{ "gid", "GID tables (show_gids); --suggest: the NCCL_IB_GID_INDEX to use", cmd_gid },
+	{ "check", "Preflight verdict before training: findings with exact fixes", cmd_check },
 };
 
 static const struct command *find_command(const char *name)

@@ -1,0 +1,186 @@
+/* roce-doctor check: the preflight verdict before training, every finding with its exact fix. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/commands.h"
+#include "core/checks.h"
+#include "output/render.h"
+
+#define SKIP_MAX 64
+enum { OPT_ONLY = 0x100, OPT_SKIP, OPT_FAMILY };
+
+struct check_args {
+	const char *only;
+	const char *skip[SKIP_MAX + 1];
+	size_t skip_count;
+	int family;
+};
+
+static const struct argp_option check_options[] = {
+	{ "only", OPT_ONLY, "PREFIX", 0, "Run only the checks whose id starts with PREFIX (e.g. memlock, port.state)", 0 },
+	{ "skip", OPT_SKIP, "ID", 0, "Leave out the check ID (repeatable)", 0 },
+	{ "family", OPT_FAMILY, "ipv4|ipv6", 0, "GID family NCCL will use (default ipv4)", 0 },
+	{ 0 }
+};
+
+static error_t parse_check(int key, char *arg, struct argp_state *state)
+{
+	struct check_args *a = state->input;
+
+	switch (key) {
+	case OPT_ONLY:
+		a->only = arg;
+		return 0;
+	case OPT_SKIP:
+		if (a->skip_count >= SKIP_MAX)
+			argp_error(state, "too many --skip options (at most %d)", SKIP_MAX);
+		a->skip[a->skip_count++] = arg;
+		return 0;
+	case OPT_FAMILY:
+		if (strcmp(arg, "ipv4") == 0)
+			a->family = AF_INET;
+		else if (strcmp(arg, "ipv6") == 0)
+			a->family = AF_INET6;
+		else
+			argp_error(state, "bad --family '%s': expected ipv4 or ipv6", arg);
+		return 0;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp check_argp = {
+	check_options, parse_check, NULL,
+	"Check this host before a training job: RDMA devices, ports, netdevs, GIDs, memlock, firewall, NCCL "
+	"settings. Every finding has an id, a severity (ok, info, warn, fail), a subject, a message and the exact "
+	"fix.\vExit status: 0 when nothing is worse than info, 1 when the worst is warn, 2 when the worst is fail, "
+	"3 when the check could not run, 64 for usage errors. Colour only on a terminal; NO_COLOR turns it off.",
+	NULL, NULL, NULL,
+};
+
+static json_t *findings_doc(const struct findings *f)
+{
+	json_t *doc = doc_new("check"), *list = json_array();
+	size_t counts[4] = { 0 };
+
+	for (size_t i = 0; i < f->count; i++) {
+		const struct finding *it = &f->items[i];
+		char area[40];
+
+		snprintf(area, sizeof(area), "%.*s", (int)strcspn(it->id, "."), it->id);
+		counts[it->severity]++;
+		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "id", it->id, "area", area,
+						      "severity", severity_name(it->severity), "subject", it->subject,
+						      "message", it->message, "fix", json_str_or_null(it->fix)));
+	}
+	json_object_set_new(doc, "verdict", json_string(severity_name(findings_worst(f))));
+	json_object_set_new(doc, "counts", json_pack("{s:I, s:I, s:I, s:I}", "ok", (json_int_t)counts[0], "info",
+						     (json_int_t)counts[1], "warn", (json_int_t)counts[2], "fail",
+						     (json_int_t)counts[3]));
+	json_object_set_new(doc, "findings", list);
+	return doc;
+}
+
+static bool use_colour(void)
+{
+	const char *no = getenv("NO_COLOR");
+
+	return isatty(STDOUT_FILENO) && !(no && *no);
+}
+
+static const char *colour_of(const char *severity)
+{
+	if (strcmp(severity, "fail") == 0)
+		return "\033[1;31m";
+	if (strcmp(severity, "warn") == 0)
+		return "\033[1;33m";
+	if (strcmp(severity, "info") == 0)
+		return "\033[36m";
+	return "\033[32m";
+}
+
+static void print_fix(FILE *out, const char *fix)
+{
+	const char *line = fix;
+
+	while (line && *line) {
+		size_t len = strcspn(line, "\n");
+
+		fprintf(out, "        %s %.*s\n", line == fix ? "fix:" : "    ", (int)len, line);
+		line += len;
+		if (*line == '\n')
+			line++;
+	}
+}
+
+static void print_findings(FILE *out, const json_t *doc)
+{
+	const json_t *list = json_object_get(doc, "findings"), *counts = json_object_get(doc, "counts");
+	bool colour = use_colour();
+	const char *last_area = "";
+	size_t i;
+	json_t *it;
+
+	json_array_foreach(list, i, it) {
+		const char *area = json_string_value(json_object_get(it, "area"));
+		const char *sev = json_string_value(json_object_get(it, "severity"));
+		const json_t *fix = json_object_get(it, "fix");
+		char tag[8];
+
+		if (strcmp(area, last_area) != 0)
+			fprintf(out, "%s%s\n", i ? "\n" : "", area);
+		last_area = area;
+		snprintf(tag, sizeof(tag), "%s", sev);
+		for (char *c = tag; *c; c++)
+			*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
+		fprintf(out, "  %s%-4s%s  %-18s %s: %s\n", colour ? colour_of(sev) : "", tag, colour ? "\033[0m" : "",
+			json_string_value(json_object_get(it, "id")), json_string_value(json_object_get(it, "subject")),
+			json_string_value(json_object_get(it, "message")));
+		if (json_is_string(fix) && strcmp(sev, "ok") != 0)
+			print_fix(out, json_string_value(fix));
+	}
+	fprintf(out, "\nverdict: %s (%lld fail, %lld warn, %lld info, %lld ok)\n",
+		json_string_value(json_object_get(doc, "verdict")),
+		(long long)json_integer_value(json_object_get(counts, "fail")),
+		(long long)json_integer_value(json_object_get(counts, "warn")),
+		(long long)json_integer_value(json_object_get(counts, "info")),
+		(long long)json_integer_value(json_object_get(counts, "ok")));
+}
+
+static int exit_code_of(enum severity worst)
+{
+	return worst == SEVERITY_FAIL ? 2 : worst == SEVERITY_WARN ? 1 : 0;
+}
+
+int cmd_check(struct app *app, int argc, char **argv)
+{
+	struct check_args args = { .family = AF_INET };
+	struct findings findings = { 0 };
+	struct check_input in = { 0 };
+	struct host host;
+	json_t *doc;
+	int code;
+
+	if (command_parse(&check_argp, argc, argv, &args, app) != 0)
+		return EXIT_USAGE;
+	code = app_probe_host(app, &host);
+	if (code != EXIT_OK)
+		return code;
+	findings.only = args.only;
+	findings.skip = args.skip;
+	in.host = &host;
+	in.family = args.family;
+	in.gid_index_value = getenv("NCCL_IB_GID_INDEX");
+	in.gid_index_source = "environment";
+	checks_run(&in, &findings);
+	doc = findings_doc(&findings);
+	code = app_emit(app, doc, &host.warnings, print_findings, exit_code_of(findings_worst(&findings)));
+	json_decref(doc);
+	findings_free(&findings);
+	host_free(&host);
+	return code;
+}

@@ -1,0 +1,12 @@
+/* The order check reports its areas in. */
+#include "core/checks.h"
+
+void checks_run(const struct check_input *in, struct findings *out)
+{
+	check_rdma_devices(in, out);
+	if (in->host->device_count == 0)
+		return;
+	check_ports(in, out);
+	check_netdevs(in, out);
+	check_gids(in, out);
+}

@@ -1,0 +1,143 @@
+/* gid.rocev2 and gid.env: a RoCE v2 GID of the family on each selected port, and a pinned index that fits. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/checks.h"
+#include "core/gid_suggest.h"
+#include "util/gidaddr.h"
+
+/* The index every usable selected port agrees on, or -1. */
+static int common_suggestion(const struct check_input *in)
+{
+	const struct host *h = in->host;
+	int common = -1;
+
+	for (size_t i = 0; i < h->device_count; i++) {
+		for (size_t j = 0; j < h->devices[i].port_count; j++) {
+			const struct rdma_port *p = &h->devices[i].ports[j];
+			struct gid_choice c;
+
+			if (!input_port_selected(in, &h->devices[i], p) || p->link_layer != LINK_LAYER_ETHERNET)
+				continue;
+			gid_suggest_port(p, p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL, in->family, NULL, &c);
+			if (!c.found)
+				continue;
+			if (common >= 0 && common != (int)c.entry->index)
+				return -1;
+			common = (int)c.entry->index;
+		}
+	}
+	return common;
+}
+
+static void check_rocev2(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p,
+			 struct findings *out)
+{
+	const struct netdev *nd = p->netdev[0] ? host_find_netdev(in->host, p->netdev) : NULL;
+	struct gid_choice c;
+	char subject[96], fix[512];
+
+	snprintf(subject, sizeof(subject), "%s/%u", d->name, p->num);
+	gid_suggest_port(p, nd, in->family, NULL, &c);
+	if (c.found) {
+		finding_add(out, "gid.rocev2", SEVERITY_OK, subject, NULL, "index %u: %s", c.entry->index, c.reason);
+		return;
+	}
+	if (in->family == AF_INET)
+		snprintf(fix, sizeof(fix), "ip addr add ADDR/PREFIX dev %s   # the kernel adds the RoCE v2 GID itself\n"
+			 "cat /sys/class/infiniband/%s/ports/%u/gid_attrs/types/*   # RoCE v2 entries must be listed",
+			 p->netdev[0] ? p->netdev : "IFACE", d->name, p->num);
+	else
+		snprintf(fix, sizeof(fix), "ip -6 addr add ADDR/64 dev %s   # a global or ULA address, not fe80::",
+			 p->netdev[0] ? p->netdev : "IFACE");
+	finding_add(out, "gid.rocev2", SEVERITY_FAIL, subject, fix, "no RoCE v2 %s GID: %s",
+		    in->family == AF_INET ? "IPv4" : "IPv6", c.reason);
+}
+
+static const struct gid_entry *entry_at(const struct rdma_port *p, unsigned index)
+{
+	for (size_t i = 0; i < p->gid_count; i++)
+		if (p->gids[i].index == index)
+			return &p->gids[i];
+	return NULL;
+}
+
+/* What is wrong with the pinned index on this port, or NULL. */
+static const char *pinned_entry_problem(const struct check_input *in, const struct rdma_port *p, unsigned index)
+{
+	const struct gid_entry *e = entry_at(p, index);
+
+	if (!e)
+		return "an empty GID slot";
+	if (e->type != GID_TYPE_ROCE_V2)
+		return "a RoCE v1 entry";
+	if (gid_is_link_local(&e->gid))
+		return "the fe80:: link-local entry, which does not route";
+	if ((in->family == AF_INET) != gid_is_ipv4_mapped(&e->gid))
+		return in->family == AF_INET ? "an IPv6 entry while NCCL uses IPv4" : "an IPv4 entry while NCCL uses IPv6";
+	return NULL;
+}
+
+static void check_env_index(const struct check_input *in, struct findings *out)
+{
+	const struct host *h = in->host;
+	int suggested = common_suggestion(in);
+	char fix[256], *end;
+	unsigned long index;
+	const char *v = in->gid_index_value;
+
+	if (suggested >= 0)
+		snprintf(fix, sizeof(fix), "export NCCL_IB_GID_INDEX=%d", suggested);
+	else
+		snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX   # NCCL >= 2.21 picks a RoCE v2 GID per HCA; the "
+			 "ports disagree on one index");
+	if (!v) {
+		finding_add(out, "gid.env", SEVERITY_INFO, "NCCL_IB_GID_INDEX", suggested >= 0 ? fix : NULL,
+			    "NCCL_IB_GID_INDEX is unset: NCCL >= 2.21 picks per HCA, older NCCL uses index 0 (link-local)");
+		return;
+	}
+	errno = 0;
+	index = strtoul(v, &end, 10);
+	if (!*v || *end || errno || index > 65535) {
+		finding_add(out, "gid.env", SEVERITY_FAIL, "NCCL_IB_GID_INDEX", fix,
+			    "NCCL_IB_GID_INDEX=\"%s\" (%s) is not an index: NCCL reads it as 0, the link-local GID", v,
+			    in->gid_index_source ? in->gid_index_source : "environment");
+		return;
+	}
+	for (size_t i = 0; i < h->device_count; i++) {
+		for (size_t j = 0; j < h->devices[i].port_count; j++) {
+			const struct rdma_port *p = &h->devices[i].ports[j];
+			const char *problem;
+			char subject[96];
+
+			if (!input_port_selected(in, &h->devices[i], p) || p->link_layer != LINK_LAYER_ETHERNET)
+				continue;
+			snprintf(subject, sizeof(subject), "%s/%u", h->devices[i].name, p->num);
+			problem = pinned_entry_problem(in, p, (unsigned)index);
+			if (problem)
+				finding_add(out, "gid.env", SEVERITY_FAIL, subject, fix,
+					    "NCCL_IB_GID_INDEX=%lu (%s) points to %s on %s", index,
+					    in->gid_index_source ? in->gid_index_source : "environment", problem, subject);
+			else
+				finding_add(out, "gid.env", SEVERITY_OK, subject, NULL,
+					    "NCCL_IB_GID_INDEX=%lu is a RoCE v2 GID here", index);
+		}
+	}
+}
+
+void check_gids(const struct check_input *in, struct findings *out)
+{
+	const struct host *h = in->host;
+
+	for (size_t i = 0; i < h->device_count; i++)
+		for (size_t j = 0; j < h->devices[i].port_count; j++) {
+			const struct rdma_port *p = &h->devices[i].ports[j];
+
+			if (input_port_selected(in, &h->devices[i], p) && p->link_layer == LINK_LAYER_ETHERNET)
+				check_rocev2(in, &h->devices[i], p, out);
+		}
+	if (findings_wanted(out, "gid.env"))
+		check_env_index(in, out);
+}

@@ -1,0 +1,176 @@
+/* rdma.devices, port.*, netdev.*: is there a device, is each selected port up, on a netdev fit for RoCE. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/checks.h"
+#include "core/gid_suggest.h"
+#include "util/gidaddr.h"
+
+bool input_port_selected(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p)
+{
+	return !in->port_selected || in->port_selected(in, d, p);
+}
+
+bool port_usable(const struct check_input *in, const struct rdma_port *p)
+{
+	struct gid_choice c;
+
+	if (p->link_layer != LINK_LAYER_ETHERNET || p->state != 4)
+		return false;
+	gid_suggest_port(p, NULL, in->family, NULL, &c);
+	return c.found;
+}
+
+void check_rdma_devices(const struct check_input *in, struct findings *out)
+{
+	const struct host *h = in->host;
+	char names[512] = "";
+
+	if (h->device_count == 0) {
+		finding_add(out, "rdma.devices", SEVERITY_FAIL, "/sys/class/infiniband", 
+			    "modprobe mlx5_ib   # ConnectX; for another NIC load its RDMA provider (irdma, bnxt_re, ...)\n"
+			    "rdma link add rxe0 type rxe netdev IFACE   # Soft-RoCE on a plain NIC, for testing",
+			    "no RDMA device: the RDMA provider module is not loaded or the NIC has no RDMA function");
+		return;
+	}
+	for (size_t i = 0; i < h->device_count; i++) {
+		size_t len = strlen(names);
+		snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "", h->devices[i].name);
+	}
+	finding_add(out, "rdma.devices", SEVERITY_OK, "/sys/class/infiniband", NULL, "%zu RDMA device(s): %s",
+		    h->device_count, names);
+}
+
+static void check_port_state(const struct rdma_device *d, const struct rdma_port *p, const struct netdev *nd,
+			     struct findings *out)
+{
+	char subject[96], fix[256];
+
+	snprintf(subject, sizeof(subject), "%s/%u", d->name, p->num);
+	if (p->state == 4 && p->phys_state == 5) {
+		finding_add(out, "port.state", SEVERITY_OK, subject, NULL, "ACTIVE, LinkUp, %s", p->rate);
+		return;
+	}
+	if (nd && strcmp(nd->operstate, "up") != 0)
+		snprintf(fix, sizeof(fix), "ip link set %s up", nd->name);
+	else
+		snprintf(fix, sizeof(fix), "no command fixes a missing carrier: check the cable, transceiver and the "
+			 "peer/switch port of %s (ethtool %s shows 'Link detected')", p->netdev[0] ? p->netdev : d->name,
+			 p->netdev[0] ? p->netdev : d->name);
+	finding_add(out, "port.state", SEVERITY_FAIL, subject, fix, "port is %s, physical state %s",
+		    p->state_name[0] ? p->state_name : "unknown", p->phys_state_name[0] ? p->phys_state_name : "unknown");
+}
+
+void check_ports(const struct check_input *in, struct findings *out)
+{
+	const struct host *h = in->host;
+
+	for (size_t i = 0; i < h->device_count; i++) {
+		const struct rdma_device *d = &h->devices[i];
+
+		for (size_t j = 0; j < d->port_count; j++) {
+			const struct rdma_port *p = &d->ports[j];
+			char subject[96], fix[256];
+
+			if (!input_port_selected(in, d, p))
+				continue;
+			check_port_state(d, p, p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL, out);
+			snprintf(subject, sizeof(subject), "%s/%u", d->name, p->num);
+			if (p->link_layer == LINK_LAYER_INFINIBAND) {
+				snprintf(fix, sizeof(fix),
+					 "nothing to fix for InfiniBand (NCCL uses it by LID); to run RoCE on a VPI card: "
+					 "mlxconfig -d %s set LINK_TYPE_P%u=2 and reboot (ConnectX-6 Lx/Dx are Ethernet-only)",
+					 d->pci_address[0] ? d->pci_address : d->name, p->num);
+				finding_add(out, "port.link_layer", SEVERITY_INFO, subject, fix,
+					    "InfiniBand link layer where RoCE is expected");
+			}
+			if (p->active_mtu > 0 && p->link_layer == LINK_LAYER_ETHERNET) {
+				if (p->active_mtu < 4096) {
+					snprintf(fix, sizeof(fix), "ip link set %s mtu 9000   # the RoCE MTU follows the netdev "
+						 "MTU (4096 needs >= %d); set it on both nodes", p->netdev, ROCE_MTU_4096_MIN_NETDEV_MTU);
+					finding_add(out, "port.active_mtu", SEVERITY_WARN, subject, fix,
+						    "active MTU %d below 4096 (max %d): every RDMA message is cut into small packets",
+						    p->active_mtu, p->max_mtu);
+				} else {
+					finding_add(out, "port.active_mtu", SEVERITY_OK, subject, NULL, "active MTU %d",
+						    p->active_mtu);
+				}
+			}
+		}
+	}
+}
+
+static bool netdev_has_ipv4(const struct rdma_port *p, const struct netdev *nd)
+{
+	if (nd && nd->addrs_known) {
+		for (size_t i = 0; i < nd->addr_count; i++)
+			if (nd->addrs[i].family == AF_INET)
+				return true;
+		return false;
+	}
+	/* Without netlink (--root) the GID table is the witness: every IPv4 address shows as ::ffff:a.b.c.d. */
+	for (size_t i = 0; i < p->gid_count; i++)
+		if (gid_is_ipv4_mapped(&p->gids[i].gid))
+			return true;
+	return false;
+}
+
+static void check_one_netdev(const struct rdma_device *d, const struct rdma_port *p, const struct netdev *nd,
+			     struct findings *out)
+{
+	char fix[512];
+
+	if (strcmp(nd->operstate, "up") != 0) {
+		snprintf(fix, sizeof(fix), "ip link set %s up\nnmcli connection up %s   # NetworkManager", nd->name,
+			 nd->name);
+		finding_add(out, "netdev.state", SEVERITY_FAIL, nd->name, fix, "%s (under %s/%u) is %s", nd->name,
+			    d->name, p->num, nd->operstate[0] ? nd->operstate : "in an unknown state");
+	} else {
+		finding_add(out, "netdev.state", SEVERITY_OK, nd->name, NULL, "%s is up", nd->name);
+	}
+	if (!netdev_has_ipv4(p, nd)) {
+		snprintf(fix, sizeof(fix), "ip addr add ADDR/PREFIX dev %s   # an address of the RoCE subnet, e.g. "
+			 "192.168.88.1/24\nnmcli connection modify %s ipv4.method manual ipv4.addresses ADDR/PREFIX   "
+			 "# persistent", nd->name, nd->name);
+		finding_add(out, "netdev.ipv4", SEVERITY_FAIL, nd->name, fix,
+			    "%s has no IPv4 address: no RoCE v2 IPv4 GID exists for %s/%u", nd->name, d->name, p->num);
+	} else {
+		finding_add(out, "netdev.ipv4", SEVERITY_OK, nd->name, NULL, "%s has an IPv4 address", nd->name);
+	}
+	if (nd->mtu > 0 && nd->mtu < ROCE_MTU_4096_MIN_NETDEV_MTU) {
+		snprintf(fix, sizeof(fix), "ip link set %s mtu 9000\nnmcli connection modify %s 802-3-ethernet.mtu 9000"
+			 "   # persistent; same MTU on both nodes and the switch", nd->name, nd->name);
+		finding_add(out, "netdev.mtu", SEVERITY_WARN, nd->name, fix,
+			    "MTU %d is too small for a 4096-byte RoCE MTU (needs >= %d; 9000 is usual)", nd->mtu,
+			    ROCE_MTU_4096_MIN_NETDEV_MTU);
+	} else if (nd->mtu > 0) {
+		finding_add(out, "netdev.mtu", SEVERITY_OK, nd->name, NULL, "MTU %d", nd->mtu);
+	}
+}
+
+void check_netdevs(const struct check_input *in, struct findings *out)
+{
+	const struct host *h = in->host;
+
+	for (size_t i = 0; i < h->device_count; i++) {
+		const struct rdma_device *d = &h->devices[i];
+
+		for (size_t j = 0; j < d->port_count; j++) {
+			const struct rdma_port *p = &d->ports[j];
+			const struct netdev *nd = p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL;
+
+			if (!input_port_selected(in, d, p) || p->link_layer != LINK_LAYER_ETHERNET)
+				continue;
+			if (!nd) {
+				char subject[96];
+				snprintf(subject, sizeof(subject), "%s/%u", d->name, p->num);
+				finding_add(out, "netdev.state", SEVERITY_FAIL, subject,
+					    "rdma link show   # then bind the port to its NIC, e.g. for Soft-RoCE: "
+					    "rdma link add NAME type rxe netdev IFACE",
+					    "no netdev found under %s/%u", d->name, p->num);
+				continue;
+			}
+			check_one_netdev(d, p, nd, out);
+		}
+	}
+}

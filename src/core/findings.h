@@ -1,0 +1,38 @@
+/* Findings: what check reports. Each has a stable id, a severity, a subject, a message and the exact fix. */
+#ifndef ROCE_DOCTOR_FINDINGS_H
+#define ROCE_DOCTOR_FINDINGS_H
+
+#include <stddef.h>
+
+enum severity { SEVERITY_OK, SEVERITY_INFO, SEVERITY_WARN, SEVERITY_FAIL };
+
+struct finding {
+	char id[40];            /* "port.state": area before the dot */
+	enum severity severity;
+	char subject[128];      /* "mlx5_0/1", "ens19f0np0", "/etc/security/limits.d" */
+	char *message;
+	char *fix;              /* NULL for ok findings; may hold several lines (file contents) */
+};
+
+#define FINDINGS_MAX 1024
+
+struct findings {
+	struct finding *items;
+	size_t count;
+	size_t capacity;
+	const char *only;       /* keep only ids starting with this prefix (NULL: all) */
+	const char *const *skip; /* NULL-terminated ids to drop */
+};
+
+/* fix may be NULL. The message is printf-formatted. Ids filtered by only/skip are dropped silently. */
+void finding_add(struct findings *f, const char *id, enum severity severity, const char *subject, const char *fix,
+		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+void findings_free(struct findings *f);
+
+/* Whether a check producing this id would be kept by --only/--skip. */
+int findings_wanted(const struct findings *f, const char *id);
+
+enum severity findings_worst(const struct findings *f);
+const char *severity_name(enum severity s);   /* "ok", "info", "warn", "fail" */
+
+#endif
