@@ -49,16 +49,22 @@ static int format_rel(char *rel, size_t size, const char *fmt, va_list ap)
 	return 0;
 }
 
-/* Kernels before 5.6 lack openat2; then a plain openat of the relative path is the best we can do. */
+/* Kernels before 5.6 (and valgrind 3.19) lack openat2; then a plain openat of the relative path is the best
+ * we can do: relative links still resolve inside the tree, absolute ones would not. Asked once per process. */
 static int open_in_root(const struct rootfs *root, const char *rel, int flags)
 {
+	static bool no_openat2;
 	struct open_how how = { .flags = (unsigned long long)(flags | O_CLOEXEC), .resolve = RESOLVE_IN_ROOT };
-	int fd;
+	int fd = -1;
 
 	while (*rel == '/')
 		rel++;
-	fd = (int)syscall(SYS_openat2, root->fd, rel, &how, sizeof(how));
-	if (fd < 0 && errno == ENOSYS)
+	if (!no_openat2) {
+		fd = (int)syscall(SYS_openat2, root->fd, rel, &how, sizeof(how));
+		if (fd < 0 && errno == ENOSYS)
+			no_openat2 = true;
+	}
+	if (no_openat2)
 		fd = openat(root->fd, rel, flags | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }

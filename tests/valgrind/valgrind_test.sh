@@ -11,12 +11,14 @@ fixtures=("$FIX"/*/)
 if [ ${#fixtures[@]} -eq 0 ]; then echo "not ok 1 - no fixture hosts under $FIX"; echo "1..1"; exit 1; fi
 for f in "${fixtures[@]}"; do
 	f=${f%/}
-	for cmd in "devices" "devices --brief" "gid" "gid --suggest" "--json gid --suggest --family ipv6" "--json devices"; do
+	for cmd in "devices" "devices --brief" "gid" "gid --suggest" "--json gid --suggest --family ipv6" "--json devices" "check"; do
 		n=$((n + 1))
 		# shellcheck disable=SC2086
 		valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 \
 			--log-file="$log" "$BIN" --root "$f" $cmd >/dev/null 2>&1
 		rc=$?
+		# valgrind 3.19 does not know openat2 (437) and says so once; rootfs then falls back to openat.
+		sed -i -E '/unhandled amd64-linux syscall: 437|write your own handler|README_MISSING_SYSCALL|consider this a bug|valgrind.org\/support/d' "$log"
 		if [ "$rc" -ne 99 ] && [ ! -s "$log" ]; then
 			echo "ok $n - $(basename "$f"): $cmd (exit $rc)"
 		else
