@@ -13,6 +13,7 @@ static const struct command commands[] = {
 	{ "devices", "RDMA device -> port -> netdev map (ibdev2netdev), link state, MTUs", cmd_devices },
 	{ "gid", "GID tables (show_gids); --suggest: the NCCL_IB_GID_INDEX to use", cmd_gid },
 	{ "check", "Preflight verdict before training: findings with exact fixes", cmd_check },
+	{ "nccl-env", "The NCCL environment that matches this host (sh, env, docker, k8s, json)", cmd_nccl_env },
 };
 
 static const struct command *find_command(const char *name)

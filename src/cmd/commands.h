@@ -13,5 +13,6 @@ struct command {
 int cmd_devices(struct app *app, int argc, char **argv);
 int cmd_gid(struct app *app, int argc, char **argv);
 int cmd_check(struct app *app, int argc, char **argv);
+int cmd_nccl_env(struct app *app, int argc, char **argv);
 
 #endif

@@ -1,0 +1,172 @@
+/* roce-doctor nccl-env: the NCCL environment for this host, as sh, env-file, docker flags, k8s YAML or JSON. */
+#include <string.h>
+
+#include "cmd/commands.h"
+#include "core/nccl_env.h"
+#include "output/render.h"
+
+enum { OPT_FORMAT = 0x100, OPT_SOCKET_IF, OPT_FAMILY };
+enum env_format { FORMAT_SH, FORMAT_ENV, FORMAT_JSON, FORMAT_DOCKER, FORMAT_K8S };
+
+struct nccl_env_args {
+	enum env_format format;
+	const char *socket_if;
+	int family;
+};
+
+static const struct argp_option nccl_env_options[] = {
+	{ "format", OPT_FORMAT, "FORMAT", 0, "sh (default, safe to eval), env (KEY=VALUE), json, docker (-e flags), k8s "
+	  "(a YAML env list)", 0 },
+	{ "socket-if", OPT_SOCKET_IF, "IFACE", 0, "Interface for NCCL's bootstrap socket (default: the netdev of the "
+	  "first usable port with IPv4)", 0 },
+	{ "family", OPT_FAMILY, "ipv4|ipv6", 0, "GID family (default ipv4)", 0 },
+	{ 0 }
+};
+
+static error_t parse_nccl_env(int key, char *arg, struct argp_state *state)
+{
+	static const char *const formats[] = { "sh", "env", "json", "docker", "k8s" };
+	struct nccl_env_args *a = state->input;
+
+	switch (key) {
+	case OPT_FORMAT:
+		for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+			if (strcmp(arg, formats[i]) == 0) {
+				a->format = (enum env_format)i;
+				return 0;
+			}
+		argp_error(state, "bad --format '%s': expected sh, env, json, docker or k8s", arg);
+		return 0;
+	case OPT_SOCKET_IF:
+		a->socket_if = arg;
+		return 0;
+	case OPT_FAMILY:
+		if (strcmp(arg, "ipv4") == 0)
+			a->family = AF_INET;
+		else if (strcmp(arg, "ipv6") == 0)
+			a->family = AF_INET6;
+		else
+			argp_error(state, "bad --family '%s': expected ipv4 or ipv6", arg);
+		return 0;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp nccl_env_argp = {
+	nccl_env_options, parse_nccl_env, NULL,
+	"Print the NCCL environment that matches this host: NCCL_IB_HCA (usable RoCE ports as dev:port), "
+	"NCCL_SOCKET_IFNAME, NCCL_IB_GID_INDEX (when every chosen port agrees), NCCL_IB_DISABLE=0.\v"
+	"eval \"$(roce-doctor nccl-env)\" sets them in a shell. Exit status 2 when no usable RoCE port exists.",
+	NULL, NULL, NULL,
+};
+
+/* Single quotes for sh: everything literal, a quote itself as '\'' */
+static void put_sh_quoted(FILE *out, const char *s)
+{
+	fputc('\'', out);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*s, out);
+	}
+	fputc('\'', out);
+}
+
+static void print_sh(FILE *out, const json_t *doc)
+{
+	size_t i;
+	json_t *v;
+
+	fprintf(out, "# roce-doctor nccl-env: %s\n", json_string_value(json_object_get(doc, "summary")));
+	json_array_foreach(json_object_get(doc, "variables"), i, v) {
+		fprintf(out, "export %s=", json_string_value(json_object_get(v, "name")));
+		put_sh_quoted(out, json_string_value(json_object_get(v, "value")));
+		fprintf(out, "   # %s\n", json_string_value(json_object_get(v, "comment")));
+	}
+}
+
+static void print_env(FILE *out, const json_t *doc)
+{
+	size_t i;
+	json_t *v;
+
+	fprintf(out, "# roce-doctor nccl-env: %s\n", json_string_value(json_object_get(doc, "summary")));
+	json_array_foreach(json_object_get(doc, "variables"), i, v) {
+		fprintf(out, "# %s\n%s=%s\n", json_string_value(json_object_get(v, "comment")),
+			json_string_value(json_object_get(v, "name")), json_string_value(json_object_get(v, "value")));
+	}
+}
+
+static void print_docker(FILE *out, const json_t *doc)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(json_object_get(doc, "variables"), i, v) {
+		char kv[600];
+
+		snprintf(kv, sizeof(kv), "%s=%s", json_string_value(json_object_get(v, "name")),
+			 json_string_value(json_object_get(v, "value")));
+		fprintf(out, "%s-e ", i ? " " : "");
+		put_sh_quoted(out, kv);
+	}
+	fputc('\n', out);
+}
+
+/* YAML double-quoted scalars: backslash and quote escaped, the values hold nothing else special. */
+static void print_k8s(FILE *out, const json_t *doc)
+{
+	size_t i;
+	json_t *v;
+
+	fprintf(out, "# roce-doctor nccl-env: %s\nenv:\n", json_string_value(json_object_get(doc, "summary")));
+	json_array_foreach(json_object_get(doc, "variables"), i, v) {
+		fprintf(out, "  # %s\n  - name: %s\n    value: \"", json_string_value(json_object_get(v, "comment")),
+			json_string_value(json_object_get(v, "name")));
+		for (const char *s = json_string_value(json_object_get(v, "value")); *s; s++)
+			fprintf(out, *s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
+		fprintf(out, "\"\n");
+	}
+}
+
+int cmd_nccl_env(struct app *app, int argc, char **argv)
+{
+	static void (*const printers[])(FILE *, const json_t *) = { print_sh, print_env, NULL, print_docker, print_k8s };
+	struct nccl_env_args args = { .family = AF_INET };
+	struct nccl_env env;
+	struct host host;
+	char why[512];
+	json_t *doc, *vars;
+	int code;
+
+	if (command_parse(&nccl_env_argp, argc, argv, &args, app) != 0)
+		return EXIT_USAGE;
+	code = app_probe_host(app, &host);
+	if (code != EXIT_OK)
+		return code;
+	if (nccl_env_build(&host, args.family, args.socket_if, &env, why, sizeof(why)) < 0) {
+		for (size_t i = 0; i < host.warnings.count; i++)
+			fprintf(stderr, "roce-doctor: warning: %s\n", host.warnings.items[i]);
+		fprintf(stderr, "roce-doctor: nccl-env: %s\n", why);
+		host_free(&host);
+		return EXIT_NOT_FOUND;
+	}
+	doc = doc_new("nccl-env");
+	json_object_set_new(doc, "summary", json_string(env.summary));
+	vars = json_array();
+	for (size_t i = 0; i < env.count; i++)
+		json_array_append_new(vars, json_pack("{s:s, s:s, s:s}", "name", env.vars[i].name, "value",
+						      env.vars[i].value, "comment", env.vars[i].comment));
+	json_object_set_new(doc, "variables", vars);
+	if (args.format == FORMAT_JSON)
+		app->json = true;
+	code = app_emit(app, doc, &host.warnings, printers[args.format], EXIT_OK);
+	json_decref(doc);
+	host_free(&host);
+	return code;
+}

@@ -1,0 +1,153 @@
+/* nccl-env's choices: usable RoCE ports for NCCL_IB_HCA, a socket interface, the GID index when all agree. */
+#include "core/nccl_env.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/gid_suggest.h"
+
+static void add_var(struct nccl_env *env, const char *name, const char *value, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void add_var(struct nccl_env *env, const char *name, const char *value, const char *fmt, ...)
+{
+	struct nccl_var *v;
+	va_list ap;
+
+	if (env->count >= NCCL_VARS_MAX)
+		return;
+	v = &env->vars[env->count++];
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	snprintf(v->value, sizeof(v->value), "%s", value);
+	va_start(ap, fmt);
+	vsnprintf(v->comment, sizeof(v->comment), fmt, ap);
+	va_end(ap);
+}
+
+/* NCCL matches list entries as prefixes: "mlx5_1" also takes mlx5_10. The '=' form is exact. */
+static bool name_is_prefix_of_another(const char *name, const char *const *others, size_t count)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < count; i++)
+		if (strcmp(others[i], name) != 0 && strncmp(others[i], name, len) == 0)
+			return true;
+	return false;
+}
+
+static bool netdev_has_family(const struct netdev *nd, const struct rdma_port *p, int family, struct gid_choice *c)
+{
+	if (nd && nd->addrs_known) {
+		for (size_t i = 0; i < nd->addr_count; i++)
+			if (nd->addrs[i].family == family)
+				return true;
+		return false;
+	}
+	(void)p;
+	return c->found;   /* under --root the GID table witnesses the address */
+}
+
+static int choose_socket_if(const struct host *host, const char *socket_if, const char *first_netdev,
+			    char *out, size_t size, char *why, size_t why_size)
+{
+	const struct netdev *nd;
+	const char *names[1024];
+	size_t n = 0;
+
+	for (size_t i = 0; i < host->netdev_count && n < 1024; i++)
+		names[n++] = host->netdevs[i].name;
+	if (socket_if) {
+		nd = host_find_netdev(host, socket_if);
+		if (!nd) {
+			snprintf(why, why_size, "--socket-if %s: no such interface", socket_if);
+			return -ENODEV;
+		}
+		if (strcmp(nd->operstate, "up") != 0 && strcmp(nd->operstate, "unknown") != 0) {
+			snprintf(why, why_size, "--socket-if %s: the interface is %s", socket_if, nd->operstate);
+			return -ENODEV;
+		}
+	} else {
+		socket_if = first_netdev;
+	}
+	snprintf(out, size, "%s%s", name_is_prefix_of_another(socket_if, names, n) ? "=" : "", socket_if);
+	return 0;
+}
+
+int nccl_env_build(const struct host *host, int family, const char *socket_if, struct nccl_env *env, char *why,
+		   size_t why_size)
+{
+	char hca[512] = "", sock[64], first_netdev[IF_NAMESIZE] = "";
+	const char *devnames[256];
+	size_t ndev = 0, len = 0;
+	int common = -1, ret;
+	bool agree = true, exact = false;
+
+	memset(env, 0, sizeof(*env));
+	for (size_t i = 0; i < host->device_count && ndev < 256; i++)
+		devnames[ndev++] = host->devices[i].name;
+	for (size_t i = 0; i < host->device_count; i++) {
+		const struct rdma_device *d = &host->devices[i];
+
+		for (size_t j = 0; j < d->port_count; j++) {
+			const struct rdma_port *p = &d->ports[j];
+			const struct netdev *nd = p->netdev[0] ? host_find_netdev(host, p->netdev) : NULL;
+			struct gid_choice c;
+
+			if (p->link_layer != LINK_LAYER_ETHERNET || p->state != 4)
+				continue;
+			gid_suggest_port(p, nd, family, NULL, &c);
+			if (!c.found)
+				continue;
+			exact |= name_is_prefix_of_another(d->name, devnames, ndev);
+			len += (size_t)snprintf(hca + len, sizeof(hca) - len, "%s%s:%u", env->port_count ? "," : "",
+						d->name, p->num);
+			if (len >= sizeof(hca))
+				break;
+			if (!first_netdev[0] && netdev_has_family(nd, p, AF_INET, &c))
+				snprintf(first_netdev, sizeof(first_netdev), "%s", p->netdev);
+			if (common >= 0 && common != (int)c.entry->index)
+				agree = false;
+			common = (int)c.entry->index;
+			env->port_count++;
+		}
+	}
+	if (env->port_count == 0) {
+		snprintf(why, why_size, host->device_count == 0 ? "no RDMA device on this host" :
+			 "no usable RoCE port: none is Ethernet, ACTIVE and has a RoCE v2 %s GID (run 'roce-doctor check')",
+			 family == AF_INET ? "IPv4" : "IPv6");
+		return -ENODEV;
+	}
+	if (!first_netdev[0] && !socket_if) {
+		snprintf(why, why_size, "no RoCE netdev has an IPv4 address for NCCL's bootstrap socket; name one with "
+			 "--socket-if IFACE");
+		return -ENODEV;
+	}
+	ret = choose_socket_if(host, socket_if, first_netdev, sock, sizeof(sock), why, why_size);
+	if (ret < 0)
+		return ret;
+
+	if (exact) {
+		char tmp[sizeof(hca)];
+		snprintf(tmp, sizeof(tmp), "=%s", hca);
+		memcpy(hca, tmp, sizeof(hca));
+	}
+	add_var(env, "NCCL_IB_HCA", hca, "%zu usable RoCE port(s)%s", env->port_count,
+		exact ? "; '=' makes NCCL match these names exactly (a prefix would take more HCAs)" : "");
+	add_var(env, "NCCL_SOCKET_IFNAME", sock, "bootstrap TCP over %s", sock[0] == '=' ? sock + 1 : sock);
+	if (agree) {
+		char idx[16];
+		snprintf(idx, sizeof(idx), "%d", common);
+		add_var(env, "NCCL_IB_GID_INDEX", idx, "RoCE v2 %s GID on every chosen port",
+			family == AF_INET ? "IPv4" : "IPv6");
+	} else {
+		add_var(env, "NCCL_IB_ADDR_FAMILY", family == AF_INET ? "AF_INET" : "AF_INET6",
+			"the ports disagree on the GID index: NCCL >= 2.21 picks per HCA by family and version");
+		add_var(env, "NCCL_IB_ROCE_VERSION_NUM", "2", "RoCE v2 (routable, UDP 4791)");
+	}
+	add_var(env, "NCCL_IB_DISABLE", "0", "use RDMA, not the TCP fallback");
+	snprintf(env->summary, sizeof(env->summary), "%zu RoCE port(s), %s", env->port_count,
+		 agree ? "one GID index" : "per-HCA GID choice");
+	return 0;
+}
