@@ -71,10 +71,11 @@ static const char *pinned_entry_problem(const struct check_input *in, const stru
 
 	if (!e)
 		return "an empty GID slot";
+	if (gid_is_link_local(&e->gid))
+		return e->type == GID_TYPE_ROCE_V2 ? "the fe80:: link-local entry, which does not route" :
+						     "the fe80:: link-local RoCE v1 entry, which does not route";
 	if (e->type != GID_TYPE_ROCE_V2)
 		return "a RoCE v1 entry";
-	if (gid_is_link_local(&e->gid))
-		return "the fe80:: link-local entry, which does not route";
 	if ((in->family == AF_INET) != gid_is_ipv4_mapped(&e->gid))
 		return in->family == AF_INET ? "an IPv6 entry while NCCL uses IPv4" : "an IPv4 entry while NCCL uses IPv6";
 	return NULL;

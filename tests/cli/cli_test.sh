@@ -103,6 +103,45 @@ bad "missing port lists the real ones" 2 'mlx5_0 has no port 2 \(ports: 1\)' -- 
 bad "missing root" 3 'cannot open root directory /nonexistent' -- --root /nonexistent devices
 bad "two devices" 64 "unexpected argument 'mlx5_1'" -- --root "$FIX/cx6lx-2port" devices mlx5_0 mlx5_1
 
+# ---- check ----
+expect "check on a clean host: info only, exit 0" 0 '^verdict: info' -- --root "$FIX/cx6lx-2port" check
+grep -q 'fix: export NCCL_IB_GID_INDEX=5' "$out"; result "check prints the fix under a finding" $?
+expect "check without RDMA fails, exit 2" 2 'FAIL  rdma.devices' -- --root "$FIX/no-rdma" check
+expect "check --only keeps one area" 0 'gid.rocev2' -- --root "$FIX/cx6lx-2port" check --only gid.rocev2
+! grep -qE 'netdev\.|port\.' "$out"; result "check --only drops the other areas" $?
+expect "check --skip drops an id" 0 'netdev.mtu' -- --root "$FIX/cx6lx-2port" check --skip netdev.ipv4
+! grep -q 'netdev.ipv4' "$out"; result "check --skip drops exactly that id" $?
+NCCL_IB_GID_INDEX=0 run --root "$FIX/cx6lx-2port" check
+[ "$rc" -eq 2 ] && grep -q 'points to the fe80:: link-local' "$out"; result "check: NCCL_IB_GID_INDEX=0 fails gid.env" $?
+run --root "$FIX/ipv6-only" --json check
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=[x for x in d["findings"] if x["id"]=="netdev.ipv4"][0]; sys.exit(0 if d["verdict"]=="fail" and f["severity"]=="fail" and "ip addr add" in f["fix"] and f["area"]=="netdev" else 1)' "$out"
+result "check --json: verdict, finding with id, area, severity, fix" $?
+[ "$rc" -eq 2 ]; result "check --json keeps the verdict exit code" $?
+NO_COLOR= run --root "$FIX/cx6lx-2port" check
+! grep -q $'\033' "$out"; result "check: no colour when stdout is not a terminal" $?
+bad "check bad family" 64 "bad --family 'x'" -- check --family x
+
+# ---- nccl-env ----
+expect "nccl-env sh" 0 "^export NCCL_IB_HCA='mlx5_0:1,mlx5_1:1'" -- --root "$FIX/cx6lx-2port" nccl-env
+(eval "$(cat "$out")" && [ "$NCCL_IB_HCA" = "mlx5_0:1,mlx5_1:1" ] && [ "$NCCL_SOCKET_IFNAME" = ens19f0np0 ] &&
+	[ "$NCCL_IB_GID_INDEX" = 5 ] && [ "$NCCL_IB_DISABLE" = 0 ]); result "nccl-env output evals to the right variables" $?
+expect "nccl-env env format" 0 '^NCCL_IB_GID_INDEX=5$' -- --root "$FIX/cx6lx-2port" nccl-env --format env
+expect "nccl-env docker format" 0 "^-e 'NCCL_IB_HCA=mlx5_0:1,mlx5_1:1' -e 'NCCL_SOCKET_IFNAME=ens19f0np0'" -- --root "$FIX/cx6lx-2port" nccl-env --format docker
+expect "nccl-env k8s format" 0 '^  - name: NCCL_IB_GID_INDEX$' -- --root "$FIX/cx6lx-2port" nccl-env --format k8s
+run --root "$FIX/cx6lx-2port" nccl-env --format json
+json_ok "roce-doctor/nccl-env/v1"; result "nccl-env json parses" $?
+bad "nccl-env refuses without a usable port" 2 'no usable RoCE port' -- --root "$FIX/infiniband" nccl-env
+bad "nccl-env refuses without RDMA" 2 'no RDMA device' -- --root "$FIX/no-rdma" nccl-env
+bad "nccl-env unknown socket interface" 2 '--socket-if eth9: no such interface' -- --root "$FIX/cx6lx-2port" nccl-env --socket-if eth9
+bad "nccl-env bad format" 64 "bad --format 'yaml'" -- nccl-env --format yaml
+expect "nccl-env --socket-if" 0 "NCCL_SOCKET_IFNAME='eno1'" -- --root "$FIX/cx6lx-2port" nccl-env --socket-if eno1
+cp -a "$FIX/cx6lx-2port" "$scratch/d"
+g=$(readlink -f "$scratch/d/sys/class/infiniband/mlx5_1")/ports/1
+cp "$g/gids/4" "$g/gids/2"; cp "$g/gids/5" "$g/gids/3"
+echo "0000:0000:0000:0000:0000:0000:0000:0000" >"$g/gids/4"; echo "0000:0000:0000:0000:0000:0000:0000:0000" >"$g/gids/5"
+expect "nccl-env on disagreeing ports: family variables, no index" 0 "NCCL_IB_ADDR_FAMILY='AF_INET'" -- --root "$scratch/d" nccl-env
+! grep -q NCCL_IB_GID_INDEX "$out"; result "nccl-env on disagreeing ports pins no index" $?
+
 # ---- help and version ----
 expect "help COMMAND" 0 'Usage: roce-doctor gid' -- help gid
 expect "COMMAND --help" 0 '--brief' -- devices --help
