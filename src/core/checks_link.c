@@ -61,6 +61,24 @@ static void check_port_state(const struct rdma_device *d, const struct rdma_port
 		    p->state_name[0] ? p->state_name : "unknown", p->phys_state_name[0] ? p->phys_state_name : "unknown");
 }
 
+/* Only where the kernel tells both: the speed now and the fastest mode the NIC supports (ethtool netlink). */
+static void check_port_speed(const char *subject, const struct netdev *nd, struct findings *out)
+{
+	char fix[256];
+
+	if (!nd || !nd->modes_known || nd->max_supported_mbps == 0 || nd->speed_mbps <= 0)
+		return;
+	if ((unsigned)nd->speed_mbps >= nd->max_supported_mbps) {
+		finding_add(out, "port.speed", SEVERITY_OK, subject, NULL, "%s runs at %d Mb/s, its fastest mode", nd->name,
+			    nd->speed_mbps);
+		return;
+	}
+	snprintf(fix, sizeof(fix), "ethtool -s %s autoneg on   # then check cable, transceiver and the switch port; "
+		 "ethtool %s lists what both ends advertise", nd->name, nd->name);
+	finding_add(out, "port.speed", SEVERITY_WARN, subject, fix, "%s runs at %d Mb/s but supports %u (%s)", nd->name,
+		    nd->speed_mbps, nd->max_supported_mbps, nd->max_supported_mode);
+}
+
 void check_ports(const struct check_input *in, struct findings *out)
 {
 	const struct host *h = in->host;
@@ -76,6 +94,8 @@ void check_ports(const struct check_input *in, struct findings *out)
 				continue;
 			check_port_state(d, p, p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL, out);
 			snprintf(subject, sizeof(subject), "%s/%u", d->name, p->num);
+			if (p->state == 4 && p->link_layer == LINK_LAYER_ETHERNET)
+				check_port_speed(subject, p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL, out);
 			if (p->link_layer == LINK_LAYER_INFINIBAND) {
 				snprintf(fix, sizeof(fix),
 					 "nothing to fix for InfiniBand (NCCL uses it by LID); to run RoCE on a VPI card: "

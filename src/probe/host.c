@@ -2,10 +2,12 @@
 #include "probe/host.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "netcfg/addresses.h"
+#include "netcfg/ethtool_linkmodes.h"
 #include "netcfg/rdma_netlink.h"
 #include "probe/sysfs_probes.h"
 #include "verbs/port_attr.h"
@@ -54,6 +56,28 @@ static void merge_rdma_netlink(struct host *host)
 	free(ports);
 }
 
+/* Link modes only for the netdevs under Ethernet RDMA ports: one genetlink round trip each. */
+static void fill_link_modes(struct host *host)
+{
+	for (size_t d = 0; d < host->device_count; d++) {
+		for (size_t p = 0; p < host->devices[d].port_count; p++) {
+			const struct rdma_port *port = &host->devices[d].ports[p];
+			struct netdev *nd = (struct netdev *)host_find_netdev(host, port->netdev);
+			struct link_modes modes;
+
+			if (!nd || nd->modes_known || port->link_layer != LINK_LAYER_ETHERNET)
+				continue;
+			if (ethtool_link_modes(nd->name, &modes) < 0)
+				continue;
+			nd->modes_known = true;
+			nd->max_supported_mbps = modes.max_supported_mbps;
+			snprintf(nd->max_supported_mode, sizeof(nd->max_supported_mode), "%s", modes.max_supported_mode);
+			if (modes.speed_mbps)
+				nd->speed_mbps = (int)modes.speed_mbps;
+		}
+	}
+}
+
 int host_probe(struct host *host, const struct rootfs *root)
 {
 	int ret;
@@ -71,6 +95,7 @@ int host_probe(struct host *host, const struct rootfs *root)
 	ret = netlink_fill_addresses(host);
 	if (ret < 0)
 		notes_add(&host->warnings, "cannot read interface addresses through rtnetlink: %s", strerror(-ret));
+	fill_link_modes(host);
 	if (host->device_count && verbs_fill_port_mtus(host) < 0)
 		notes_add(&host->warnings, "cannot list RDMA devices through verbs: port MTUs unknown");
 	return 0;

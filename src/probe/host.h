@@ -64,6 +64,10 @@ struct netdev {
 	int mtu;                     /* 0 unknown */
 	char operstate[16];
 	int carrier;                 /* 1 up, 0 down (or unreadable: the link is down), -1 no carrier file */
+	int speed_mbps;              /* sysfs speed; -1 unknown (virtio, link down) */
+	bool modes_known;            /* ethtool netlink answered (live only) */
+	unsigned max_supported_mbps; /* fastest supported link mode; 0 when the driver lists none */
+	char max_supported_mode[48];
 	bool addrs_known;            /* addresses come only from netlink: unknown under --root */
 	struct ip_address *addrs;
 	size_t addr_count;

@@ -20,6 +20,9 @@ static void read_netdev(const struct rootfs *root, struct netdev *nd)
 
 	if (rootfs_read(root, text, sizeof(text), "sys/class/net/%s/ifindex", nd->name) >= 0)
 		nd->ifindex = atoi(text);
+	nd->speed_mbps = rootfs_read(root, text, sizeof(text), "sys/class/net/%s/speed", nd->name) >= 0 ? atoi(text) : -1;
+	if (nd->speed_mbps <= 0)
+		nd->speed_mbps = -1;
 	if (rootfs_read(root, text, sizeof(text), "sys/class/net/%s/mtu", nd->name) >= 0)
 		nd->mtu = atoi(text);
 	ret = rootfs_read(root, text, sizeof(text), "sys/class/net/%s/carrier", nd->name);

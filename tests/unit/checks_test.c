@@ -131,6 +131,37 @@ out:
 	host_free(&host);
 }
 
+static void port_speed_warns_below_the_fastest_mode_only_when_known(void)
+{
+	struct host host;
+	struct findings f;
+	struct netdev *nd;
+	const struct finding *it;
+
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	nd = netdev_of(&host, "ens19f0np0");
+	if (!nd)
+		goto out;
+	f = run_checks(&host, NULL);
+	CHECK(worst_of(&f, "port.speed") == -1);   /* under --root the supported modes are unknown */
+	findings_free(&f);
+	nd->modes_known = true;
+	nd->speed_mbps = 10000;
+	nd->max_supported_mbps = 25000;
+	strcpy(nd->max_supported_mode, "25000baseCR/Full");
+	f = run_checks(&host, NULL);
+	it = first_of(&f, "port.speed", SEVERITY_WARN);
+	CHECK(it && strcmp(it->subject, "mlx5_0/1") == 0 && strstr(it->message, "supports 25000"));
+	CHECK(it && strstr(it->fix, "ethtool -s ens19f0np0"));
+	findings_free(&f);
+	nd->speed_mbps = 25000;
+	f = run_checks(&host, NULL);
+	CHECK(worst_of(&f, "port.speed") == SEVERITY_OK);
+	findings_free(&f);
+out:
+	host_free(&host);
+}
+
 static void ipv6_only_port_fails_ipv4_and_rocev2(void)
 {
 	struct host host;
@@ -208,6 +239,7 @@ int main(int argc, char **argv)
 	RUN(rdma_devices_fails_without_rdma);
 	RUN(port_state_fails_on_a_down_port_with_the_netdev_command);
 	RUN(netdev_mtu_and_active_mtu_warn_below_4096);
+	RUN(port_speed_warns_below_the_fastest_mode_only_when_known);
 	RUN(ipv6_only_port_fails_ipv4_and_rocev2);
 	RUN(infiniband_port_is_info);
 	RUN(gid_env_fails_on_link_local_v1_empty_and_blank);

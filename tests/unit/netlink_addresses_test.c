@@ -1,6 +1,7 @@
 /* Run inside a network namespace prepared by tests/netns/netns_test.sh: the live probe must see the veth
  * there with the MTU and addresses (and prefix lengths) that were configured, through real rtnetlink. */
 #include "fixture_host.h"
+#include "netcfg/ethtool_linkmodes.h"
 #include "tap.h"
 #include "util/gidaddr.h"
 
@@ -47,10 +48,33 @@ static void live_probe_reads_mtu_state_and_addresses(void)
 	host_free(&host);
 }
 
+static void ethtool_netlink_reads_the_veth_speed(void)
+{
+	struct link_modes modes;
+
+	CHECK(ethtool_link_modes(ifname, &modes) == 0);
+	CHECK(modes.speed_mbps == 10000);      /* veth reports 10 Gb/s */
+	CHECK(modes.max_supported_mbps == 0);  /* and lists no link modes */
+	CHECK(ethtool_link_modes("rdv-missing", &modes) < 0);
+}
+
+static void link_mode_names_carry_their_speed(void)
+{
+	CHECK(link_mode_speed("100000baseCR4/Full") == 100000);
+	CHECK(link_mode_speed("25000baseSR/Full") == 25000);
+	CHECK(link_mode_speed("10baseT/Half") == 10);
+	CHECK(link_mode_speed("Autoneg") == 0);
+	CHECK(link_mode_speed("FIBRE") == 0);
+	CHECK(link_mode_speed("1000x") == 0);
+	CHECK(link_mode_speed(NULL) == 0);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
 		ifname = argv[1];
 	RUN(live_probe_reads_mtu_state_and_addresses);
+	RUN(ethtool_netlink_reads_the_veth_speed);
+	RUN(link_mode_names_carry_their_speed);
 	TAP_DONE();
 }
