@@ -2,6 +2,7 @@
 #include "cmd/common.h"
 
 #include <errno.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,6 +117,16 @@ int app_emit(const struct app *app, json_t *doc, const struct notes *warnings,
 		code = EXIT_CANNOT_RUN;
 	}
 	return code;
+}
+
+int parse_family_option(const struct argp_state *state, const char *arg)
+{
+	if (strcmp(arg, "ipv4") == 0)
+		return AF_INET;
+	if (strcmp(arg, "ipv6") == 0)
+		return AF_INET6;
+	argp_error(state, "bad --family '%s': expected ipv4 or ipv6", arg);
+	return 0;
 }
 
 int parse_dev_port(const char *arg, char *dev, size_t size, unsigned *port)

@@ -35,6 +35,9 @@ int app_probe_host(const struct app *app, struct host *host);
 int app_emit(const struct app *app, json_t *doc, const struct notes *warnings,
 	     void (*text)(FILE *out, const json_t *doc), int code);
 
+/* --family ipv4|ipv6 -> AF_INET/AF_INET6; anything else is a usage error through argp_error. */
+int parse_family_option(const struct argp_state *state, const char *arg);
+
 /* "mlx5_0" or "mlx5_0:1" -> dev, port (0 = all). -EINVAL for a malformed port. */
 int parse_dev_port(const char *arg, char *dev, size_t size, unsigned *port);
 

@@ -35,12 +35,7 @@ static error_t parse_gid(int key, char *arg, struct argp_state *state)
 		a->suggest = true;
 		return 0;
 	case OPT_FAMILY:
-		if (strcmp(arg, "ipv4") == 0)
-			a->family = AF_INET;
-		else if (strcmp(arg, "ipv6") == 0)
-			a->family = AF_INET6;
-		else
-			argp_error(state, "bad --family '%s': expected ipv4 or ipv6", arg);
+		a->family = parse_family_option(state, arg);
 		return 0;
 	case OPT_PEER:
 		if (ip_parse_as_gid(arg, &a->peer) < 0)

@@ -41,12 +41,7 @@ static error_t parse_nccl_env(int key, char *arg, struct argp_state *state)
 		a->socket_if = arg;
 		return 0;
 	case OPT_FAMILY:
-		if (strcmp(arg, "ipv4") == 0)
-			a->family = AF_INET;
-		else if (strcmp(arg, "ipv6") == 0)
-			a->family = AF_INET6;
-		else
-			argp_error(state, "bad --family '%s': expected ipv4 or ipv6", arg);
+		a->family = parse_family_option(state, arg);
 		return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
