@@ -1,0 +1,70 @@
+#!/bin/bash
+# PID 1 inside a guest, chrooted into the host's read-only root: load the RDMA modules from the cache, bring
+# up eth0 and rxe0, then either run one ad-hoc command (mode cmd) or the batch of cases (mode cases), and
+# power off. Progress lines go to $VM_SHARE/progress, which the host polls to tell a slow node from a dead one.
+set -u
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+VM_SHARE=$(dirname "$(dirname "$(realpath "$0")")")
+VM_HOME=$VM_SHARE/.roce-vm
+# shellcheck source=/dev/null
+. "$VM_HOME/env"
+export VM_SHARE VM_HOME
+# shellcheck source=lib.sh
+. "$VM_HOME/lib.sh"
+
+off() { sync; busybox poweroff -f; sleep 10; }
+
+# Never outlive the budget the host gave us, even if the host runner is gone (it kills qemu too; this is the
+# second line of defence).
+( sleep "$VM_BUDGET"; echo "roce-vm: node $VM_NODE: guest watchdog: ${VM_BUDGET}s budget spent" >/dev/console; off ) &
+
+mount -t devpts devpts /dev/pts 2>/dev/null
+mkdir -p /dev/shm && mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+
+bring_up() {
+	# The host's /sbin/modprobe looks in /lib/modules/$(uname -r), which the host does not have; point the
+	# kernel's module autoloader (nft expressions, veth, ...) at the cache instead.
+	printf '#!/bin/sh\nexec /sbin/modprobe -d %q -S %q "$@"\n' "$VM_CACHE/kern" "$VM_KVER" > "$VM_HOME/modprobe"
+	chmod 755 "$VM_HOME/modprobe"
+	echo "$VM_HOME/modprobe" > /proc/sys/kernel/modprobe
+	local m ok=0 mods="crc32_generic virtio_net rdma_rxe ib_uverbs rdma_ucm veth nf_tables nft_ct nft_reject_inet"
+	# crc32_generic: rdma_rxe needs the crc32 crypto algorithm and nothing here autoloads it. One modprobe
+	# for all of them: every process start costs under TCG.
+	# shellcheck disable=SC2086
+	"$VM_HOME/modprobe" -a $mods
+	for m in $mods; do
+		[ -d "/sys/module/$m" ] || { echo "roce-vm: module $m did not load"; ok=1; }
+	done
+	ip link set lo up
+	ip link set eth0 mtu "$VM_MTU" up || ok=1
+	ip addr add "$VM_SELF_IP/24" dev eth0 || ok=1
+	rdma link add rxe0 type rxe netdev eth0 || { echo "roce-vm: rdma link add rxe0 failed"; ok=1; }
+	for _ in $(seq 1 50); do   # rxe0's port follows eth0's carrier; a few ticks at most
+		rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE' && break
+		sleep 0.2
+	done
+	rdma link show
+	ip -br addr show dev eth0
+	return $ok
+}
+
+bring_up > "$VM_SHARE/boot.log" 2>&1 || echo "roce-vm: node $VM_NODE: bring-up had errors, see boot.log" >> "$VM_SHARE/boot.log"
+progress up
+
+case $VM_MODE in
+cmd)
+	cd "$VM_CWD" 2>/dev/null || { echo "roce-vm: $VM_CWD is not visible inside the VM, running in /" >&2; cd /; }
+	export VM_OUT=$VM_SHARE
+	# shellcheck disable=SC2016  # expanded by the inner bash
+	timeout -k 5 "$VM_CMD_TIMEOUT" bash -c '. "$VM_HOME/lib.sh"; . "$VM_HOME/cmd"' \
+		> "$VM_SHARE/stdout" 2> "$VM_SHARE/stderr" < /dev/null
+	echo $? > "$VM_SHARE/rc"
+	;;
+cases)
+	# shellcheck source=runner.sh
+	. "$VM_HOME/runner.sh"
+	run_cases
+	;;
+esac
+progress "done"
+off

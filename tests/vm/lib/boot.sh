@@ -1,0 +1,125 @@
+# shellcheck shell=bash disable=SC2034  # sourced: the variables are used by the scripts that source it
+# Booting guests on the host: one share directory per node, qemu under timeout(1), and teardown that leaves
+# no qemu behind. Callers must `trap vm_teardown EXIT` (run-cases and roce-vm do).
+#
+# A node's share (DIR) is mounted at /tmp/roce-vm inside it; DIR/.roce-vm holds the guest scripts and env,
+# the guest writes DIR/progress, DIR/boot.log and its results. DIR.console is the serial console,
+# DIR.qemu.log qemu's own messages.
+
+declare -gA VM_PID=()     # node -> pid of the wrapper: bash -> timeout(1) -> qemu
+declare -gA VM_SHARE_OF=()   # node -> its share directory (DIR.pid is qemu's pidfile)
+VM_ALL_PIDS=()            # every wrapper started, for the EXIT trap
+VM_ALL_SHARES=()
+VM_MARK=""                # a pattern only this run's qemu command lines match (set by vm_mark)
+
+# vm_mark RUNDIR: every share of this run is under RUNDIR, so "qemu-system.*path=RUNDIR/" finds ours only.
+vm_mark() { VM_MARK="qemu-system.*path=$1/"; }
+vm_leftovers() { [ -n "$VM_MARK" ] && pgrep -f -- "$VM_MARK"; }
+
+# vm_prepare DIR NODE MODE BUDGET; reads MTU, CMD_TIMEOUT, ROCE_DOCTOR (optional), VM_CWD (optional)
+vm_prepare() {
+	local dir=$1 node=$2 mode=$3 budget=$4 self peer
+	if [ "$node" = a ]; then self=10.88.0.1 peer=10.88.0.2; else self=10.88.0.2 peer=10.88.0.1; fi
+	mkdir -p "$dir/.roce-vm"
+	cp "$VM_DIR"/guest/{stage2.sh,lib.sh,runner.sh,case-node.sh} "$dir/.roce-vm/"
+	{
+		printf 'export VM_NODE=%q VM_SELF_IP=%q VM_PEER_IP=%q VM_DEV=rxe0 VM_NETDEV=eth0\n' "$node" "$self" "$peer"
+		printf 'export VM_MTU=%q VM_MODE=%q VM_BUDGET=%q VM_BOOT_WAIT=%q\n' "$MTU" "$mode" "$budget" "$ROCE_VM_BOOT_TIMEOUT"
+		printf 'export VM_CACHE=%q VM_KVER=%q VM_REPO=%q\n' "$ROCE_VM_CACHE" "$(kver)" "$VM_REPO"
+		printf 'export VM_CWD=%q VM_CMD_TIMEOUT=%q\n' "${VM_CWD:-$PWD}" "${CMD_TIMEOUT:-60}"
+		[ -z "${ROCE_DOCTOR:-}" ] || printf 'export ROCE_DOCTOR=%q\n' "$ROCE_DOCTOR"
+	} > "$dir/.roce-vm/env"
+}
+
+# vm_start DIR NODE PORT_LOCAL PORT_PEER BUDGET: boot in the background; VM_PID[NODE] is set.
+vm_start() {
+	local dir=$1 node=$2 lport=$3 rport=$4 budget=$5 accel mac
+	mac=52:54:00:88:00:0$([ "$node" = a ] && echo 1 || echo 2)
+	# Nested KVM hangs at kernel entry on the machines tried, so TCG; ROCE_VM_ACCEL=kvm to try anyway.
+	if [ "${ROCE_VM_ACCEL:-tcg}" = kvm ]; then accel=(-enable-kvm -cpu host); else accel=(-accel "tcg,thread=multi" -cpu max); fi
+	# -nodefaults: no default user-mode NIC (the only traffic is the UDP socket on 127.0.0.1), no VGA.
+	# The bash wrapper exists so that a qemu killed by a signal is reported by us, not by bash's "Killed" line.
+	rm -f "$dir.pid"
+	# shellcheck disable=SC2016
+	bash -c 'timeout -k 5 "$@"; exit $?' _ "$budget" qemu-system-x86_64 "${accel[@]}" -m "$ROCE_VM_MEM" -smp 1 \
+		-nodefaults -no-user-config -display none -no-reboot -pidfile "$dir.pid" \
+		-kernel "$ROCE_VM_CACHE/kern/boot/vmlinuz-$(kver)" -initrd "$ROCE_VM_CACHE/initrd.gz" \
+		-append "console=ttyS0 quiet panic=-1 roce_vm_node=$node ${ROCE_VM_APPEND:-}" \
+		-serial "file:$dir.console" \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+		-virtfs "local,path=$dir,mount_tag=share,security_model=none" \
+		-netdev "socket,id=n0,udp=127.0.0.1:$rport,localaddr=127.0.0.1:$lport" \
+		-device "virtio-net-pci,netdev=n0,mac=$mac" \
+		> "$dir.qemu.log" 2>&1 < /dev/null &
+	VM_PID[$node]=$!
+	VM_SHARE_OF[$node]=$dir
+	VM_ALL_PIDS+=("$!")
+	VM_ALL_SHARES+=("$dir")
+}
+
+# vm_start_pair RUNDIR BUDGET: node shares are RUNDIR/a and RUNDIR/b (already prepared).
+vm_start_pair() {
+	local run=$1 budget=$2 pa pb
+	pa=$(free_udp_port)
+	pb=$(free_udp_port)
+	while [ "$pb" = "$pa" ]; do pb=$(free_udp_port); done
+	vm_start "$run/b" b "$pb" "$pa" "$budget"
+	vm_start "$run/a" a "$pa" "$pb" "$budget"
+}
+
+vm_alive() { [ -n "${VM_PID[$1]:-}" ] && kill -0 "${VM_PID[$1]}" 2>/dev/null; }
+
+# qemu's pid from its pidfile, if that process is still a qemu.
+vm_qemu_pid() { # SHAREDIR
+	local q
+	q=$(cat "$1.pid" 2>/dev/null) || return 1
+	[[ $(cat "/proc/$q/comm" 2>/dev/null) == qemu-system* ]] && echo "$q"
+}
+
+# vm_kill NODE [SIGNAL]: signal qemu itself (KILL by default, as a crash would). A qemu too young to have
+# written its pidfile gets TERM through timeout(1), which forwards it.
+vm_kill() {
+	local - pid=${VM_PID[$1]:-} sig=${2:-KILL} q t
+	set +e
+	[ -n "$pid" ] || return 0
+	q=$(vm_qemu_pid "${VM_SHARE_OF[$1]}") && kill "-$sig" "$q" 2>/dev/null
+	for t in $(pgrep -P "$pid"); do kill -TERM "$t" 2>/dev/null; done
+	return 0
+}
+
+# vm_reap NODE: wait for the wrapper; sets VM_HOW to how qemu ended (no output: callers must not run it in $()).
+VM_HOW=""
+vm_reap() {
+	local pid=${VM_PID[$1]:-} st=0
+	VM_HOW="not started"
+	[ -n "$pid" ] || return 0
+	{ wait "$pid"; } 2>/dev/null || st=$?
+	case $st in
+	0) VM_HOW="powered off" ;;
+	124) VM_HOW="killed by the host after its time budget" ;;
+	127) VM_HOW="already reaped" ;;
+	*) if [ "$st" -gt 128 ]; then VM_HOW="killed by signal $((st - 128))"; else VM_HOW="exited with status $st"; fi ;;
+	esac
+}
+
+# Kills every qemu this process started, waits for them, and checks by command line that none is left.
+vm_teardown() {
+	local - p d q left
+	set +e   # runs from EXIT traps: a process that is already gone is not an error
+	for d in "${VM_ALL_SHARES[@]}"; do q=$(vm_qemu_pid "$d") && kill -KILL "$q" 2>/dev/null; done
+	for p in "${VM_ALL_PIDS[@]}"; do
+		for q in $(pgrep -P "$p" 2>/dev/null); do kill -TERM "$q" 2>/dev/null; done
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in "${VM_ALL_PIDS[@]}"; do { wait "$p"; } 2>/dev/null; done
+	left=$(vm_leftovers | tr '\n' ' ')
+	if [ -n "$left" ]; then
+		log "qemu processes of this run still alive, killing: $left"
+		# shellcheck disable=SC2086
+		kill -KILL $left 2>/dev/null
+	fi
+	return 0
+}
+
+# Last lines of a node's console, for messages about a node that broke.
+console_tail() { [ -s "$1.console" ] && tail -n "${2:-5}" "$1.console" | tr -d '\r' | sed 's/^/#   console: /'; return 0; }
