@@ -1,0 +1,34 @@
+/* The user whose limits and NCCL files matter: who we run as (live), or a named account of a --root tree. */
+#ifndef ROCE_DOCTOR_USER_INFO_H
+#define ROCE_DOCTOR_USER_INFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/rootfs.h"
+
+#define USER_GROUPS_MAX 64
+
+struct user_group {
+	char name[64];
+	unsigned gid;
+};
+
+struct user_info {
+	char name[64];
+	unsigned uid, gid;           /* gid: the primary group */
+	char home[256];
+	struct user_group groups[USER_GROUPS_MAX];   /* the primary group first, then supplementary ones */
+	size_t group_count;
+	bool groups_truncated;       /* more than USER_GROUPS_MAX */
+};
+
+/* Live root: name NULL means the real uid we run as; accounts come from NSS (getpwnam, getgrouplist).
+ * Under --root: <root>/etc/passwd and <root>/etc/group only; name NULL means "root".
+ * 0, -ENOENT when there is no such user, or -errno. */
+int user_info_resolve(const struct rootfs *root, const char *name, struct user_info *out);
+
+bool user_in_group(const struct user_info *user, const char *group);
+bool user_in_gid(const struct user_info *user, unsigned gid);
+
+#endif
