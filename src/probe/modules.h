@@ -1,0 +1,30 @@
+/* Loaded kernel modules: ib_uverbs, rdma_ucm, mlx5_ib, rdma_rxe, nvidia_peermem and friends. */
+#ifndef ROCE_DOCTOR_MODULES_H
+#define ROCE_DOCTOR_MODULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/notes.h"
+#include "util/rootfs.h"
+
+struct kernel_module {
+	char name[64];               /* as the kernel spells it (underscores) */
+	bool builtin;                /* only in /sys/module: compiled into the kernel, or a module whose
+	                                /proc/modules line was not there */
+};
+
+struct module_list {
+	struct kernel_module *items;
+	size_t count;
+	bool proc_known;             /* /proc/modules was readable */
+};
+
+/* <root>/proc/modules, then <root>/sys/module/NAME for what is built in. 0 or -errno. */
+int module_list_read(const struct rootfs *root, struct module_list *out, struct notes *notes);
+void module_list_free(struct module_list *list);
+
+/* name may use '-' or '_' ("rdma-rxe" and "rdma_rxe" are the same module). */
+bool module_loaded(const struct module_list *list, const char *name);
+
+#endif
