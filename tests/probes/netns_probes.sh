@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# nftables and ip-rule readers against the real kernel, in a network namespace of our own so this machine's
+# firewall and routing are never touched. Needs root, iproute2 and nft (nftables), else skipped.
+# usage: netns_probes.sh NETCFG_PROBES_TEST FIXTURES_DIR   (TAP on stdout)
+set -u
+TEST_BIN=$1 FIXTURES=$2
+ns="roce-doctor-probes-$$"
+if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v nft >/dev/null; then
+	echo "1..0 # SKIP needs root, iproute2 and nft for a network namespace with a ruleset"
+	exit 0
+fi
+cleanup() { ip netns del "$ns" 2>/dev/null; }
+trap cleanup EXIT
+ip netns add "$ns" || { echo "1..0 # SKIP cannot create a network namespace"; exit 0; }
+ip -n "$ns" link set lo up
+
+n=0 failed=0
+# Runs the C test in the namespace and renumbers its TAP lines into this stream.
+run() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+			"ok "*) n=$((n + 1)); echo "ok $n - $1: ${line#ok [0-9]* - }" ;;
+			"not ok "*) n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1: ${line#not ok [0-9]* - }" ;;
+			"1.."*) ;;
+			*) echo "$line" ;;
+		esac
+	done < <(shift; ip netns exec "$ns" "$@")
+}
+check() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=$((failed + 1)); fi; }
+
+run empty "$TEST_BIN" empty "$FIXTURES"
+
+# A firewalld-like inet table (input policy drop, RoCE v2 port dropped), an ip table, a nat table, a dormant one.
+ip netns exec "$ns" nft -f - <<'NFT'
+table inet firewalld {
+	chain filter_INPUT {
+		type filter hook input priority filter + 10; policy drop;
+		ct state established,related accept
+		udp dport 4791 drop
+		tcp dport 22 accept
+		udp dport { 4791, 5000 } reject
+		jump filter_IN_public
+	}
+	chain filter_IN_public {
+		meta l4proto udp reject with icmpx admin-prohibited
+	}
+}
+table ip t4 {
+	chain in {
+		type filter hook input priority 0; policy accept;
+		ip protocol udp drop
+		iifname "eth0" udp dport 4791 drop
+		meta l4proto udp ct direction original drop
+	}
+}
+table ip nat {
+	chain postrouting {
+		type nat hook postrouting priority 100;
+		masquerade
+	}
+}
+table ip6 sleeping {
+	flags dormant
+	chain in {
+		type filter hook input priority 0; policy drop;
+	}
+}
+NFT
+rc=$?
+check "nft loaded the test ruleset" '[ $rc -eq 0 ]'
+ip -n "$ns" rule add from 10.99.0.1 table 100 priority 10000
+ip -n "$ns" rule add from 10.98.0.0/16 table 102 priority 10001
+ip -n "$ns" -6 rule add from 2001:db8:99::1 table 101 priority 10000
+check "ip rules added" '[ "$(ip -n "$ns" rule show | grep -c "lookup 10[02]")" -eq 2 ]'
+
+run loaded "$TEST_BIN" loaded "$FIXTURES"
+
+# The same dump without CAP_NET_ADMIN: the kernel refuses, the reader says so.
+if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null &&
+   setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$TEST_BIN"; then
+	run unprivileged setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$TEST_BIN" unprivileged \
+		"$FIXTURES"
+else
+	n=$((n + 1)); echo "ok $n - unprivileged: # SKIP setpriv missing or the test binary is not reachable as nobody"
+fi
+echo "1..$n"
+[ "$failed" -eq 0 ]
