@@ -22,7 +22,8 @@ char *text_file_next(struct text_file *f);
 void text_file_free(struct text_file *f);
 
 /* Names in dir ending in suffix, no dot-files, sorted with strcmp (as glob(3) does in the C locale).
- * At most max names: -E2BIG when there were more (the first max are kept). Free with names_free(). */
+ * At most max names: -E2BIG when there were more (max of them, in directory order, are kept and sorted).
+ * Free with names_free(). */
 int dir_names(const struct rootfs *root, const char *dir, const char *suffix, size_t max, char ***names,
 	      size_t *count);
 void names_free(char **names, size_t count);
