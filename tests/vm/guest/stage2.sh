@@ -18,6 +18,10 @@ off() { sync; busybox poweroff -f; sleep 10; }
 # second line of defence).
 ( sleep "$VM_BUDGET"; echo "roce-vm: node $VM_NODE: guest watchdog: ${VM_BUDGET}s budget spent" >/dev/console; off ) &
 
+# A heartbeat the host watches: a guest that stops beating (frozen, or its kernel stuck) is declared hung
+# within ROCE_VM_HEARTBEAT_LIMIT seconds, whatever the case's own timeout.
+( n=0; while :; do n=$((n + 1)); echo "$n" > "$VM_SHARE/heartbeat"; sleep 2; done ) &
+
 mount -t devpts devpts /dev/pts 2>/dev/null
 mkdir -p /dev/shm && mount -t tmpfs -o mode=1777 tmpfs /dev/shm
 

@@ -43,7 +43,7 @@ vm_start() {
 	# shellcheck disable=SC2016
 	bash -c 'timeout -k 5 "$@"; exit $?' _ "$budget" qemu-system-x86_64 "${accel[@]}" -m "$ROCE_VM_MEM" -smp 1 \
 		-nodefaults -no-user-config -display none -no-reboot -pidfile "$dir.pid" \
-		-kernel "$ROCE_VM_CACHE/kern/boot/vmlinuz-$(kver)" -initrd "$ROCE_VM_CACHE/initrd.gz" \
+		-kernel "$(kernel_image)" -initrd "$ROCE_VM_CACHE/initrd.gz" \
 		-append "console=ttyS0 quiet panic=-1 roce_vm_node=$node ${ROCE_VM_APPEND:-}" \
 		-serial "file:$dir.console" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \

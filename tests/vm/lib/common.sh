@@ -29,6 +29,12 @@ kver() {
 	done
 }
 
+# The kernel to boot: the unpacked vmlinux when setup made one, else Debian's bzImage.
+kernel_image() {
+	local v; v=$(kver)
+	if [ -s "$ROCE_VM_CACHE/vmlinux-$v" ]; then echo "$ROCE_VM_CACHE/vmlinux-$v"; else echo "$ROCE_VM_CACHE/kern/boot/vmlinuz-$v"; fi
+}
+
 is_set_up() { [ -n "$(kver)" ] && [ -s "$ROCE_VM_CACHE/initrd.gz" ]; }
 need_setup() { is_set_up || die "the VM cache $ROCE_VM_CACHE is not set up: run '$VM_DIR/roce-vm setup' first"; }
 

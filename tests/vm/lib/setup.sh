@@ -36,6 +36,27 @@ setup_kernel() {
 	rmdir "$tmp"
 }
 
+# The bzImage decompresses itself (xz) inside the guest, which costs about 4 s of a TCG boot. Unpacked once
+# here, the ELF vmlinux boots through its PVH entry point with nothing to decompress.
+setup_vmlinux() {
+	local v z out off
+	v=$(kver)
+	z=$ROCE_VM_CACHE/kern/boot/vmlinuz-$v
+	out=$ROCE_VM_CACHE/vmlinux-$v
+	[ -s "$out" ] && return
+	grep -qx 'CONFIG_PVH=y' "$ROCE_VM_CACHE/kern/boot/config-$v" || { log "kernel $v has no PVH entry: booting the bzImage"; return 0; }
+	off=$(LC_ALL=C grep -obUaP '\xfd\x37\x7a\x58\x5a\x00' "$z" | head -1 | cut -d: -f1)
+	[ -n "$off" ] || { log "no xz payload in $z: booting the bzImage"; return 0; }
+	# xz stops at the end of the first stream; tail then dies of SIGPIPE, which is expected.
+	{ tail -c "+$((off + 1))" "$z" | xz -dc --single-stream > "$out.tmp"; } 2>/dev/null || true
+	if [ "$(head -c 4 "$out.tmp" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]; then
+		mv "$out.tmp" "$out"
+	else
+		rm -f "$out.tmp"
+		log "could not unpack vmlinux from $z: booting the bzImage"
+	fi
+}
+
 # Rebuilt only when its inputs change: the init template, the cache path, the kernel version.
 setup_initrd() {
 	local v stamp d m
@@ -68,6 +89,7 @@ setup() {
 	exec 9>"$ROCE_VM_CACHE/.lock"
 	flock -w 600 9 || die "another setup holds $ROCE_VM_CACHE/.lock"
 	setup_kernel
+	setup_vmlinux
 	setup_initrd
 	exec 9>&-
 	log "ready: kernel $(kver), cache $ROCE_VM_CACHE ($(elapsed "$t0") s)"
