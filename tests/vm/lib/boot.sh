@@ -38,10 +38,10 @@ vm_start() {
 	# Nested KVM hangs at kernel entry on the machines tried, so TCG; ROCE_VM_ACCEL=kvm to try anyway.
 	if [ "${ROCE_VM_ACCEL:-tcg}" = kvm ]; then accel=(-enable-kvm -cpu host); else accel=(-accel "tcg,thread=multi" -cpu max); fi
 	# -nodefaults: no default user-mode NIC (the only traffic is the UDP socket on 127.0.0.1), no VGA.
-	# The bash wrapper exists so that a qemu killed by a signal is reported by us, not by bash's "Killed" line.
+	# The wrapper (lib/qemu-wrap) reports a qemu killed by a signal itself instead of bash's "Killed" line,
+	# and takes qemu down if this runner vanishes without its EXIT trap (SIGKILL).
 	rm -f "$dir.pid"
-	# shellcheck disable=SC2016
-	bash -c 'timeout -k 5 "$@"; exit $?' _ "$budget" qemu-system-x86_64 "${accel[@]}" -m "$ROCE_VM_MEM" -smp 1 \
+	"$VM_DIR/lib/qemu-wrap" "$$" "$budget" qemu-system-x86_64 "${accel[@]}" -m "$ROCE_VM_MEM" -smp 1 \
 		-nodefaults -no-user-config -display none -no-reboot -pidfile "$dir.pid" \
 		-kernel "$(kernel_image)" -initrd "$ROCE_VM_CACHE/initrd.gz" \
 		-append "console=ttyS0 quiet panic=-1 roce_vm_node=$node ${ROCE_VM_APPEND:-}" \
