@@ -14,6 +14,9 @@ static const struct command commands[] = {
 	{ "gid", "GID tables (show_gids); --suggest: the NCCL_IB_GID_INDEX to use", cmd_gid },
 	{ "check", "Preflight verdict before training: findings with exact fixes", cmd_check },
 	{ "nccl-env", "The NCCL environment that matches this host (sh, env, docker, k8s, json)", cmd_nccl_env },
+	{ "serve", "The other end of bw and lat: one test at a time on TCP 18516", cmd_serve },
+	{ "bw", "RDMA bandwidth to a serve, data checked (ib_write_bw built in)", cmd_bw },
+	{ "lat", "RDMA-write ping-pong latency to a serve (ib_write_lat built in)", cmd_lat },
 };
 
 static const struct command *find_command(const char *name)

@@ -114,6 +114,20 @@ struct proto_msg {
 	} u;
 };
 
+/* Receive queue entries per QP for op send: twice the sender's queue, so it rarely waits for us. */
+static inline unsigned proto_rx_depth(uint8_t op, unsigned tx_depth)
+{
+	return op == PERF_OP_SEND ? 2 * tx_depth : 0;
+}
+
+/* The slot every message size of a test fits in: 64-byte multiples, whole pages from 4 KiB on. */
+static inline uint32_t proto_slot_size(uint32_t max_size)
+{
+	uint32_t align = max_size >= 4096 ? 4096 : PROTO_MIN_SLOT;
+
+	return max_size <= PROTO_MIN_SLOT ? PROTO_MIN_SLOT : (max_size + align - 1) / align * align;
+}
+
 /* The whole frame into buf; its length, or -EMSGSIZE / -EINVAL for a message that must not be sent. */
 int proto_encode(const struct proto_msg *m, uint8_t *buf, size_t size);
 

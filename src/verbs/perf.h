@@ -84,6 +84,7 @@ struct perf_progress {
 	bool tx_done;                /* this side posted and completed everything it sends */
 	uint64_t rx_expected;        /* messages each QP must receive (op send); UINT64_MAX while unknown */
 	uint64_t rx_min;             /* the fewest messages received on any QP so far */
+	uint64_t tx_iters;           /* per QP, once tx_done */
 	uint64_t iter;               /* lat: iterations done */
 };
 

@@ -302,6 +302,7 @@ static int run_loop(struct bw_loop *l, char *err, size_t size)
 				return got;
 			if (got && tx_finished(l)) {
 				l->progress.tx_done = true;
+				l->progress.tx_iters = l->tq[0].completed;
 				l->end_ns = perf_now_ns();
 				tick_now = true;
 			}

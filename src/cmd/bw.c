@@ -1,0 +1,274 @@
+/* roce-doctor bw: ib_write_bw built in, against 'roce-doctor serve' on the peer, with the data checked. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/commands.h"
+#include "cmd/perf_common.h"
+#include "output/render.h"
+
+#define SWEEP_MIN 2u
+#define SWEEP_COUNT 23           /* 2 B .. 8 MiB */
+
+enum { OPT_OP = 0x100, OPT_BIDIR };
+
+struct bw_args {
+	struct perf_conn_args conn;
+	enum perf_op op;
+	bool bidir, sweep;
+	uint64_t size;
+	uint64_t iters;
+	double duration;             /* seconds per size; 0 until given */
+	unsigned qps, tx_depth, inline_size;
+};
+
+static const struct argp_option bw_options[] = {
+	{ "op", OPT_OP, "write|read|send", 0, "RDMA operation (default write, as ib_write_bw)", 0 },
+	{ "bidir", OPT_BIDIR, NULL, 0, "Both directions at once", 0 },
+	{ "size", 's', "BYTES", 0, "Message size: 4096, 64K, 1M ... (default 64K, at most 8M)", 0 },
+	{ "sweep", 'a', NULL, 0, "Every size from 2 B to 8 MiB, doubling", 0 },
+	{ "iters", 'n', "N", 0, "Messages per QP for each size (default: as many as --duration allows)", 0 },
+	{ "duration", 'D', "S", 0, "Seconds for each size (default 2, or 0.5 with --sweep)", 0 },
+	{ "qps", 'q', "N", 0, "Queue pairs, the load spread over them (default 1, at most 64)", 0 },
+	{ "tx-depth", 't', "N", 0, "Work requests in flight per QP (default 128)", 0 },
+	{ "inline", 'I', "BYTES", 0, "Send messages up to this size inline (default 220; the device may allow less)", 0 },
+	{ 0 }
+};
+
+static error_t parse_bw(int key, char *arg, struct argp_state *state)
+{
+	struct bw_args *a = state->input;
+	char *end;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->conn;
+		return 0;
+	case OPT_OP:
+		if (strcmp(arg, "write") == 0)
+			a->op = PERF_OP_WRITE;
+		else if (strcmp(arg, "read") == 0)
+			a->op = PERF_OP_READ;
+		else if (strcmp(arg, "send") == 0)
+			a->op = PERF_OP_SEND;
+		else
+			argp_error(state, "bad --op '%s': expected write, read or send", arg);
+		return 0;
+	case OPT_BIDIR:
+		a->bidir = true;
+		return 0;
+	case 's':
+		if (parse_bytes(arg, PROTO_MAX_SLOT, &a->size) < 0 || a->size == 0)
+			argp_error(state, "bad --size '%s': expected 1 to 8M bytes (suffixes K and M)", arg);
+		return 0;
+	case 'a':
+		a->sweep = true;
+		return 0;
+	case 'n':
+		a->iters = parse_count(state, "--iters", arg, 1, PROTO_MAX_ITERS);
+		return 0;
+	case 'D':
+		a->duration = strtod(arg, &end);
+		if (end == arg || *end || !(a->duration > 0) || a->duration > PROTO_MAX_DURATION_MS / 1000)
+			argp_error(state, "bad --duration '%s': expected seconds, more than 0 and at most %u", arg,
+				   PROTO_MAX_DURATION_MS / 1000);
+		return 0;
+	case 'q':
+		a->qps = (unsigned)parse_count(state, "--qps", arg, 1, PERF_MAX_QPS);
+		return 0;
+	case 't':
+		a->tx_depth = (unsigned)parse_count(state, "--tx-depth", arg, 1, PERF_MAX_DEPTH);
+		return 0;
+	case 'I':
+		a->inline_size = (unsigned)parse_count(state, "--inline", arg, 0, PERF_MAX_INLINE);
+		return 0;
+	case ARGP_KEY_ARG:
+		if (state->arg_num > 0)
+			argp_error(state, "unexpected argument '%s'", arg);
+		a->conn.peer = arg;
+		return 0;
+	case ARGP_KEY_END:
+		if (!a->conn.peer)
+			argp_error(state, "no PEER: name the node that runs 'roce-doctor serve'");
+		if (a->sweep && a->size)
+			argp_error(state, "--size and --sweep exclude each other");
+		if (a->iters && a->duration > 0)
+			argp_error(state, "--iters and --duration exclude each other");
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp_child bw_children[] = { { &perf_conn_argp, 0, "Connection:", 0 }, { 0 } };
+
+static const struct argp bw_argp = {
+	bw_options, parse_bw, "PEER",
+	"Measure RDMA bandwidth to PEER, where 'roce-doctor serve' runs: the ib_write_bw of perftest, built in. "
+	"Reports per message size the peak and average bandwidth (MiB/s and Gb/s), the message rate and the "
+	"share of the port's link rate, and checks the data pattern of the last message.\v"
+	"Exit status: 0 when every size ran and its data checked out, 1 when the test failed (a work completion "
+	"error, a stall, the serve going away, wrong data), 2 when no local port fits, 3 when the test could not "
+	"start (no serve, refused, no resources), 64 for usage errors.",
+	bw_children, NULL, NULL,
+};
+
+/* ---- output ---- */
+
+struct progress {
+	size_t total;
+	bool tty;
+};
+
+static void on_size(void *arg, const struct client_size *r, size_t index)
+{
+	const struct progress *p = arg;
+	char size[16];
+
+	if (!p->tty || p->total < 2)
+		return;
+	format_bytes(r->size, size, sizeof(size));
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s: %.1f MiB/s", index + 1, p->total, size,
+		r->ns ? (double)r->bytes * 1e9 / (double)r->ns / (1 << 20) : 0.0);
+	if (index + 1 == p->total)
+		fprintf(stderr, "\r\033[K");
+}
+
+static double mib_per_s(uint64_t bytes, uint64_t ns)
+{
+	return ns ? (double)bytes * 1e9 / (double)ns / (1 << 20) : 0;
+}
+
+static json_t *result_row(const struct client_size *r, const struct bw_args *a, double link_gbps)
+{
+	double seconds = (double)r->ns / 1e9, avg_gbps = seconds > 0 ? (double)r->bytes * 8 / seconds / 1e9 : 0;
+	double total_gbps = avg_gbps;
+	json_t *row = json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f}", "bytes", (json_int_t)r->size,
+				"iterations", (json_int_t)r->iters, "seconds", seconds, "peak_mib_s",
+				r->peak_bytes_per_s / (1 << 20), "avg_mib_s", mib_per_s(r->bytes, r->ns), "peak_gbps",
+				r->peak_bytes_per_s * 8 / 1e9, "avg_gbps", avg_gbps, "mpps",
+				seconds > 0 ? (double)r->iters * a->qps / seconds / 1e6 : 0.0);
+
+	if (a->bidir) {
+		double peer_gbps = r->peer_ns ? (double)r->peer_bytes * 8 / (double)r->peer_ns : 0;
+
+		json_object_set_new(row, "peer_avg_mib_s", json_real(mib_per_s(r->peer_bytes, r->peer_ns)));
+		json_object_set_new(row, "total_avg_mib_s",
+				    json_real(mib_per_s(r->bytes, r->ns) + mib_per_s(r->peer_bytes, r->peer_ns)));
+		total_gbps = avg_gbps + peer_gbps;
+	}
+	json_object_set_new(row, "link_pct", link_gbps > 0 ? json_real(total_gbps / (link_gbps * (a->bidir ? 2 : 1)) * 100)
+							   : json_null());
+	json_object_set_new(row, "check", json_string(perf_check_name(r->check)));
+	return row;
+}
+
+static double num(const json_t *obj, const char *key)
+{
+	return json_number_value(json_object_get(obj, key));
+}
+
+static void print_bw(FILE *out, const json_t *doc)
+{
+	const json_t *local = json_object_get(doc, "local"), *remote = json_object_get(doc, "remote");
+	const json_t *rows = json_object_get(doc, "results"), *link = json_object_get(local, "link_gbps");
+	bool bidir = json_is_true(json_object_get(doc, "bidir"));
+	const char *addr = json_string_value(json_object_get(local, "address"));
+	const char *nd = json_string_value(json_object_get(local, "netdev"));
+	size_t i;
+	json_t *row;
+
+	fprintf(out, "bw %s%s to %s port %lld: %lld QP%s, tx depth %lld, inline up to %lld B, data check %s\n",
+		json_string_value(json_object_get(doc, "op")), bidir ? " (both directions)" : "",
+		json_string_value(json_object_get(doc, "peer")), (long long)json_integer_value(json_object_get(doc, "tcp_port")),
+		(long long)json_integer_value(json_object_get(doc, "qps")),
+		json_integer_value(json_object_get(doc, "qps")) > 1 ? "s" : "",
+		(long long)json_integer_value(json_object_get(doc, "tx_depth")),
+		(long long)json_integer_value(json_object_get(doc, "inline")),
+		json_is_true(json_object_get(doc, "verify")) ? "on" : "off");
+	fprintf(out, "local %s:%lld GID %lld (%s%s%s%s)", json_string_value(json_object_get(local, "device")),
+		(long long)json_integer_value(json_object_get(local, "port")),
+		(long long)json_integer_value(json_object_get(local, "gid_index")), addr ? addr : "no address",
+		nd ? ", " : "", nd ? nd : "", "");
+	if (json_is_object(remote))
+		fprintf(out, ", remote %s, path MTU %lld", json_string_value(json_object_get(remote, "address")),
+			(long long)json_integer_value(json_object_get(doc, "path_mtu")));
+	if (json_is_number(link))
+		fprintf(out, ", link %g Gb/s", json_number_value(link));
+	fprintf(out, "\n%10s %10s %12s %12s %9s %9s %7s%s  %s\n", "bytes", "iterations", "peak MiB/s", "avg MiB/s",
+		"avg Gb/s", "Mpps", "link %", bidir ? "   both MiB/s" : "", "check");
+	json_array_foreach(rows, i, row) {
+		const json_t *pct = json_object_get(row, "link_pct");
+		char pct_text[16] = "-";
+
+		if (json_is_number(pct))
+			snprintf(pct_text, sizeof(pct_text), "%.1f", json_number_value(pct));
+		fprintf(out, "%10lld %10lld %12.2f %12.2f %9.3f %9.4f %7s", (long long)json_integer_value(json_object_get(row, "bytes")),
+			(long long)json_integer_value(json_object_get(row, "iterations")), num(row, "peak_mib_s"),
+			num(row, "avg_mib_s"), num(row, "avg_gbps"), num(row, "mpps"), pct_text);
+		if (bidir)
+			fprintf(out, " %13.2f", num(row, "total_avg_mib_s"));
+		fprintf(out, "  %s\n", json_string_value(json_object_get(row, "check")));
+	}
+}
+
+int cmd_bw(struct app *app, int argc, char **argv)
+{
+	struct bw_args a = { .op = PERF_OP_WRITE, .qps = 1, .tx_depth = 128, .inline_size = 220 };
+	struct client_config cfg = { 0 };
+	struct client_report rep;
+	struct perf_target target;
+	struct progress progress;
+	uint32_t sizes[SWEEP_COUNT];
+	json_t *doc, *rows;
+	int code;
+
+	perf_conn_defaults(&a.conn);
+	if (command_parse(&bw_argp, argc, argv, &a, app) != 0)
+		return EXIT_USAGE;
+	code = perf_client_prepare(app, &a.conn, &cfg, &target);
+	if (code != EXIT_OK)
+		return code;
+	if (a.sweep) {
+		for (unsigned i = 0; i < SWEEP_COUNT; i++)
+			sizes[i] = SWEEP_MIN << i;
+		cfg.size_count = SWEEP_COUNT;
+	} else {
+		sizes[0] = a.size ? (uint32_t)a.size : 65536;
+		cfg.size_count = 1;
+	}
+	cfg.sizes = sizes;
+	cfg.test = PROTO_TEST_BW;
+	cfg.op = a.op;
+	cfg.bidir = a.bidir;
+	cfg.corrupt = perf_test_corrupt();
+	cfg.qps = a.qps;
+	cfg.tx_depth = a.tx_depth;
+	cfg.inline_size = a.inline_size;
+	cfg.iters = a.iters;
+	cfg.duration_ms = a.iters ? 0 : (uint32_t)((a.duration > 0 ? a.duration : a.sweep ? 0.5 : 2.0) * 1000);
+	progress = (struct progress){ .total = cfg.size_count, .tty = isatty(STDERR_FILENO) };
+	cfg.on_size = on_size;
+	cfg.arg = &progress;
+
+	client_run(&cfg, &rep);
+
+	doc = doc_new("bw");
+	json_object_set_new(doc, "op", json_string(perf_op_name(a.op)));
+	json_object_set_new(doc, "bidir", json_boolean(a.bidir));
+	json_object_set_new(doc, "qps", json_integer(a.qps));
+	json_object_set_new(doc, "tx_depth", json_integer(a.tx_depth));
+	json_object_set_new(doc, "inline", json_integer(rep.inline_granted));
+	json_object_set_new(doc, "iterations", a.iters ? json_integer((json_int_t)a.iters) : json_null());
+	json_object_set_new(doc, "duration_s", a.iters ? json_null() : json_real(cfg.duration_ms / 1000.0));
+	perf_doc_common(doc, &a.conn, &target, &rep);
+	rows = json_array();
+	for (size_t i = 0; i < rep.sizes.count; i++)
+		json_array_append_new(rows, result_row(&rep.sizes.items[i], &a, target.link_gbps));
+	json_object_set_new(doc, "results", rows);
+	code = rep.failure == CLIENT_OK ? EXIT_OK : perf_report_failure(&rep);
+	code = app_emit(app, doc, NULL, print_bw, code);
+	json_decref(doc);
+	client_report_free(&rep);
+	return code;
+}

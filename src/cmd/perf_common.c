@@ -1,0 +1,372 @@
+/* Port and GID choice for bw, lat and serve, from the probed host: the same answer 'gid --suggest' gives. */
+#include "cmd/perf_common.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "core/gid_suggest.h"
+#include "output/render.h"
+#include "proto/channel.h"
+#include "util/gidaddr.h"
+
+static bool subnet_holds_peer(const struct netdev *nd, const struct gid_entry *e, const struct in6_addr *peer)
+{
+	for (size_t i = 0; nd && nd->addrs_known && i < nd->addr_count; i++) {
+		const struct ip_address *a = &nd->addrs[i];
+		unsigned bits = a->prefix_len + (a->family == AF_INET ? 96 : 0);
+
+		if (memcmp(&a->addr, &e->gid, sizeof(e->gid)) == 0 && gid_common_prefix(&a->addr, peer) >= bits)
+			return true;
+	}
+	return false;
+}
+
+static const struct gid_entry *find_index(const struct rdma_port *p, int index)
+{
+	for (size_t i = 0; i < p->gid_count; i++)
+		if ((int)p->gids[i].index == index)
+			return &p->gids[i];
+	return NULL;
+}
+
+struct candidate {
+	const struct rdma_device *dev;
+	const struct rdma_port *port;
+	const struct gid_entry *entry;  /* NULL on InfiniBand without GIDs */
+	int index;
+	int score;
+	char reason[768];
+};
+
+/* Scores one port; -1 when it cannot be used (with why). */
+static int consider(const struct host *host, const struct rdma_device *d, const struct rdma_port *p, int gid_index,
+		    const struct in6_addr *peer, struct candidate *c, char *why, size_t why_size)
+{
+	const struct netdev *nd = p->netdev[0] ? host_find_netdev(host, p->netdev) : NULL;
+	int family = gid_is_ipv4_mapped(peer) ? AF_INET : AF_INET6;
+
+	memset(c, 0, sizeof(*c));
+	c->dev = d;
+	c->port = p;
+	if (gid_index >= 0) {
+		c->entry = find_index(p, gid_index);
+		if (!c->entry && p->link_layer != LINK_LAYER_INFINIBAND) {
+			snprintf(why, why_size, "%s:%u has no GID at index %d (see 'roce-doctor gid %s')", d->name, p->num,
+				 gid_index, d->name);
+			return -1;
+		}
+		c->index = gid_index;
+		snprintf(c->reason, sizeof(c->reason), "GID index %d as asked (-x)", gid_index);
+	} else if (p->link_layer == LINK_LAYER_INFINIBAND) {
+		c->entry = p->gid_count ? &p->gids[0] : NULL;
+		c->index = 0;
+		snprintf(c->reason, sizeof(c->reason), "InfiniBand: addressed by LID, GID index 0");
+	} else {
+		struct gid_choice choice;
+
+		gid_suggest_port(p, nd, family, peer, &choice);
+		if (!choice.found) {
+			snprintf(why, why_size, "%s:%u: %s", d->name, p->num, choice.reason);
+			return -1;
+		}
+		c->entry = choice.entry;
+		c->index = (int)choice.entry->index;
+		snprintf(c->reason, sizeof(c->reason), "%s", choice.reason);
+	}
+	c->score = (p->state == 4 ? 4 : 0) + (c->entry && subnet_holds_peer(nd, c->entry, peer) ? 8 : 0);
+	return 0;
+}
+
+int perf_choose_target(const struct host *host, const char *dev, unsigned port, int gid_index,
+		       const struct in6_addr *peer, struct perf_target *out, struct notes *warnings, char *why,
+		       size_t why_size)
+{
+	struct candidate best = { .score = -1 }, c;
+	char last_why[1024] = "";
+	size_t seen = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < host->device_count; i++) {
+		const struct rdma_device *d = &host->devices[i];
+
+		if (dev && *dev && strcmp(dev, d->name) != 0)
+			continue;
+		for (size_t j = 0; j < d->port_count; j++) {
+			const struct rdma_port *p = &d->ports[j];
+
+			if (port && p->num != port)
+				continue;
+			seen++;
+			if (consider(host, d, p, gid_index, peer, &c, last_why, sizeof(last_why)) == 0 && c.score > best.score)
+				best = c;
+		}
+	}
+	if (!best.dev) {
+		if (host->device_count == 0)
+			snprintf(why, why_size, "no RDMA devices on this host (/sys/class/infiniband is empty or missing)");
+		else if (seen == 0)
+			snprintf(why, why_size, "no RDMA port matches %s%s%u", dev && *dev ? dev : "any device",
+				 port ? ":" : "", port);
+		else
+			snprintf(why, why_size, "no usable GID%s: %s", seen > 1 ? " on any port" : "", last_why);
+		return -1;
+	}
+	snprintf(out->device, sizeof(out->device), "%s", best.dev->name);
+	out->port = best.port->num;
+	out->gid_index = best.index;
+	snprintf(out->netdev, sizeof(out->netdev), "%s", best.port->netdev);
+	out->link_gbps = best.port->rate_gbps;
+	snprintf(out->reason, sizeof(out->reason), "%s", best.reason);
+	if (best.entry)
+		gid_format_ip(&best.entry->gid, out->address);
+	if (best.entry && best.port->link_layer == LINK_LAYER_ETHERNET &&
+	    (best.entry->type != GID_TYPE_ROCE_V2 || gid_is_link_local(&best.entry->gid)))
+		notes_add(warnings, "GID index %d of %s:%u is %s%s: NCCL and most fabrics want a routable RoCE v2 GID "
+			  "('roce-doctor gid --suggest')", best.index, best.dev->name, best.port->num,
+			  gid_is_link_local(&best.entry->gid) ? "fe80:: link-local " : "",
+			  best.entry->type == GID_TYPE_ROCE_V2 ? "RoCE v2" : "RoCE v1");
+	if (best.port->state != 4)
+		notes_add(warnings, "%s:%u is %s, not ACTIVE", best.dev->name, best.port->num, best.port->state_name);
+	return 0;
+}
+
+int parse_bytes(const char *arg, uint64_t max, uint64_t *out)
+{
+	static const struct { const char *suffix; unsigned shift; } units[] = {
+		{ "", 0 }, { "B", 0 }, { "K", 10 }, { "k", 10 }, { "KiB", 10 }, { "M", 20 }, { "m", 20 }, { "MiB", 20 },
+	};
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	if (arg[0] < '0' || arg[0] > '9')
+		return -EINVAL;
+	v = strtoull(arg, &end, 10);
+	if (errno)
+		return -ERANGE;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].suffix) != 0)
+			continue;
+		if (v > max >> units[i].shift)
+			return -ERANGE;
+		*out = v << units[i].shift;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+unsigned long parse_count(const struct argp_state *state, const char *option, const char *arg, unsigned long min,
+			  unsigned long max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (arg[0] < '0' || arg[0] > '9' || *end || errno || v < min || v > max)
+		argp_error(state, "bad %s '%s': expected a whole number from %lu to %lu", option, arg, min, max);
+	return v;
+}
+
+bool perf_test_corrupt(void)
+{
+	const char *v = getenv("ROCE_DOCTOR_TEST_CORRUPT");
+
+	return v && strcmp(v, "1") == 0;
+}
+
+void format_bytes(uint64_t bytes, char *buf, size_t size)
+{
+	if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
+		snprintf(buf, size, "%lluM", (unsigned long long)(bytes >> 20));
+	else if (bytes >= 1024 && bytes % 1024 == 0)
+		snprintf(buf, size, "%lluK", (unsigned long long)(bytes >> 10));
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)bytes);
+}
+
+/* ---- the options and the preparation bw and lat share ---- */
+
+enum { OPT_PORT = 0x300, OPT_MTU, OPT_TIMEOUT, OPT_NO_VERIFY };
+
+static const struct argp_option conn_options[] = {
+	{ "port", 'p', "N", 0, "TCP port of the serve (default 18516)", 1 },
+	{ "device", 'd', "DEV[:PORT]", 0, "Local RDMA device and port (default: the one whose GID reaches PEER)", 1 },
+	{ "gid-index", 'x', "INDEX", 0, "Local GID index (default: what 'gid --suggest --peer PEER' picks)", 1 },
+	{ "mtu", OPT_MTU, "BYTES", 0, "Path MTU: 256, 512, 1024, 2048 or 4096 (default: the smaller active MTU)", 1 },
+	{ "timeout", OPT_TIMEOUT, "S", 0, "Give up after S seconds without an answer or a completion (default 10)", 1 },
+	{ "no-verify", OPT_NO_VERIFY, NULL, 0, "Do not check the data pattern of the last message of each size", 1 },
+	{ 0 }
+};
+
+static error_t parse_conn(int key, char *arg, struct argp_state *state)
+{
+	struct perf_conn_args *a = state->input;
+
+	switch (key) {
+	case 'p':
+		a->tcp_port = (unsigned)parse_count(state, "--port", arg, 1, 65535);
+		return 0;
+	case 'd':
+		if (parse_dev_port(arg, a->dev, sizeof(a->dev), &a->dev_port) < 0)
+			argp_error(state, "bad device '%s': expected DEV or DEV:PORT", arg);
+		return 0;
+	case 'x':
+		a->gid_index = (int)parse_count(state, "-x", arg, 0, 65535);
+		return 0;
+	case OPT_MTU:
+		a->mtu = (int)parse_count(state, "--mtu", arg, 256, 4096);
+		if (!perf_mtu_enum(a->mtu))
+			argp_error(state, "bad --mtu %s: expected 256, 512, 1024, 2048 or 4096", arg);
+		return 0;
+	case OPT_TIMEOUT:
+		a->timeout_s = (unsigned)parse_count(state, "--timeout", arg, 1, 3600);
+		return 0;
+	case OPT_NO_VERIFY:
+		a->no_verify = true;
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+const struct argp perf_conn_argp = { conn_options, parse_conn, NULL, NULL, NULL, NULL, NULL };
+
+void perf_conn_defaults(struct perf_conn_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->tcp_port = PROTO_DEFAULT_PORT;
+	a->gid_index = -1;
+	a->timeout_s = 10;
+}
+
+static void sockaddr_as_gid(const struct sockaddr_storage *ss, struct in6_addr *gid)
+{
+	memset(gid, 0, sizeof(*gid));
+	if (ss->ss_family == AF_INET6) {
+		*gid = ((const struct sockaddr_in6 *)ss)->sin6_addr;
+	} else {
+		gid->s6_addr[10] = gid->s6_addr[11] = 0xff;
+		memcpy(&gid->s6_addr[12], &((const struct sockaddr_in *)ss)->sin_addr, 4);
+	}
+}
+
+int perf_client_prepare(const struct app *app, const struct perf_conn_args *a, struct client_config *cfg,
+			struct perf_target *target)
+{
+	struct in6_addr peer_gid;
+	struct host host;
+	char why[1024];
+	int code;
+
+	if (chan_resolve(a->peer, a->tcp_port, &cfg->peer, why, sizeof(why))) {
+		fprintf(stderr, "roce-doctor: %s\n", why);
+		return EXIT_CANNOT_RUN;
+	}
+	sockaddr_as_gid(&cfg->peer, &peer_gid);
+	code = app_probe_host(app, &host);
+	if (code != EXIT_OK)
+		return code;
+	code = check_selection(&host, a->dev, a->dev_port);
+	if (code == EXIT_OK &&
+	    perf_choose_target(&host, a->dev, a->dev_port, a->gid_index, &peer_gid, target, &host.warnings, why,
+			       sizeof(why))) {
+		fprintf(stderr, "roce-doctor: cannot test the link to %s: %s\n", a->peer, why);
+		code = EXIT_NOT_FOUND;
+	}
+	for (size_t i = 0; i < host.warnings.count; i++)
+		fprintf(stderr, "roce-doctor: warning: %s\n", host.warnings.items[i]);
+	host_free(&host);
+	if (code != EXIT_OK)
+		return code;
+	cfg->device = target->device;
+	cfg->port = target->port;
+	cfg->gid_index = target->gid_index;
+	cfg->mtu_request = a->mtu ? perf_mtu_enum(a->mtu) : 0;
+	cfg->timeout_s = a->timeout_s;
+	cfg->verify = !a->no_verify;
+	return EXIT_OK;
+}
+
+static const char *failure_kind(enum client_failure f)
+{
+	static const char *const names[] = {
+		[CLIENT_OK] = "none", [CLIENT_SETUP] = "setup", [CLIENT_CONNECT] = "connect",
+		[CLIENT_REFUSED] = "refused", [CLIENT_PROTOCOL] = "protocol", [CLIENT_COMPLETION] = "completion",
+		[CLIENT_STALL] = "stall", [CLIENT_PEER_GONE] = "peer-gone", [CLIENT_CHECK] = "data-check",
+	};
+
+	return names[f];
+}
+
+static json_t *endpoint_json(const struct perf_endpoint *ep)
+{
+	struct in6_addr gid;
+	char text[64];
+	json_t *qpn = json_array();
+
+	memcpy(&gid, ep->gid, sizeof(gid));
+	for (unsigned i = 0; i < ep->qps; i++)
+		json_array_append_new(qpn, json_integer(ep->qpn[i]));
+	gid_format_ip(&gid, text);
+	return json_pack("{s:s, s:i, s:o}", "address", text, "mtu", perf_mtu_bytes(ep->mtu), "qpn", qpn);
+}
+
+void perf_doc_common(json_t *doc, const struct perf_conn_args *a, const struct perf_target *t,
+		     const struct client_report *rep)
+{
+	json_t *local = json_pack("{s:s, s:i, s:i, s:o, s:o, s:o, s:s}", "device", t->device, "port", (int)t->port,
+				  "gid_index", t->gid_index, "address", json_str_or_null(t->address), "netdev",
+				  json_str_or_null(t->netdev), "link_gbps",
+				  t->link_gbps > 0 ? json_real(t->link_gbps) : json_null(), "gid_reason", t->reason);
+
+	json_object_set_new(doc, "peer", json_string(a->peer));
+	json_object_set_new(doc, "tcp_port", json_integer(a->tcp_port));
+	if (rep->connected) {
+		json_object_set_new(local, "mtu", json_integer(perf_mtu_bytes(rep->local.mtu)));
+		json_object_set_new(doc, "remote", endpoint_json(&rep->remote));
+		json_object_set_new(doc, "path_mtu", json_integer(perf_mtu_bytes(rep->path_mtu)));
+	} else {
+		json_object_set_new(doc, "remote", json_null());
+		json_object_set_new(doc, "path_mtu", json_null());
+	}
+	json_object_set_new(doc, "local", local);
+	json_object_set_new(doc, "verify", json_boolean(!a->no_verify));
+	if (rep->failure == CLIENT_OK) {
+		json_object_set_new(doc, "error", json_null());
+		return;
+	}
+	json_object_set_new(doc, "error", json_pack("{s:s, s:s, s:o}", "kind", failure_kind(rep->failure), "message",
+						    rep->message, "size",
+						    rep->failed_size ? json_integer(rep->failed_size) : json_null()));
+	if (rep->wc_valid) {
+		json_t *e = json_object_get(doc, "error");
+
+		json_object_set_new(e, "wc_status", json_integer(rep->wc.status));
+		json_object_set_new(e, "wc_status_name", json_string(perf_wc_status_name(rep->wc.status)));
+		json_object_set_new(e, "explanation", json_string(perf_wc_explain(rep->wc.status)));
+	}
+}
+
+int perf_report_failure(const struct client_report *rep)
+{
+	fprintf(stderr, "roce-doctor: %s\n", rep->message);
+	if (rep->wc_valid)
+		fprintf(stderr, "roce-doctor: what it usually means: %s\n", perf_wc_explain(rep->wc.status));
+	switch (rep->failure) {
+	case CLIENT_SETUP:
+	case CLIENT_CONNECT:
+	case CLIENT_REFUSED:
+		return EXIT_CANNOT_RUN;
+	default:
+		return 1;
+	}
+}
+
+const char *perf_check_name(enum client_check c)
+{
+	return c == CLIENT_CHECK_OK ? "ok" : c == CLIENT_CHECK_BAD ? "MISMATCH" : "off";
+}

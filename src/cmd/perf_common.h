@@ -1,0 +1,75 @@
+/* What bw, lat and serve share: the RDMA port and GID for a peer, option values, the test hook. */
+#ifndef ROCE_DOCTOR_PERF_COMMON_H
+#define ROCE_DOCTOR_PERF_COMMON_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cmd/common.h"
+#include "probe/host.h"
+#include "proto/client.h"
+
+struct perf_target {
+	char device[64];
+	unsigned port;
+	int gid_index;
+	char address[64];             /* the GID as an IP address */
+	char netdev[IF_NAMESIZE];
+	double link_gbps;             /* 0 unknown */
+	char reason[768];             /* why this GID */
+};
+
+/* The port on dev (empty: any) / port (0: any) and the GID index (-1: what 'gid --suggest --peer' picks)
+ * to reach peer (a GID-form address). Prefers an ACTIVE port whose GID's subnet holds the peer.
+ * 0, or -1 with why. Warnings (an index that is not RoCE v2) go to warnings. */
+int perf_choose_target(const struct host *host, const char *dev, unsigned port, int gid_index,
+		       const struct in6_addr *peer, struct perf_target *out, struct notes *warnings, char *why,
+		       size_t why_size);
+
+/* "4096", "64K", "1M" (powers of 1024) -> bytes; -EINVAL or -ERANGE (over max). */
+int parse_bytes(const char *arg, uint64_t max, uint64_t *out);
+
+/* A whole number in [min, max], or an argp usage error naming the option. */
+unsigned long parse_count(const struct argp_state *state, const char *option, const char *arg, unsigned long min,
+			  unsigned long max);
+
+/* The test hook: ROCE_DOCTOR_TEST_CORRUPT=1 flips one byte of the last message. */
+bool perf_test_corrupt(void);
+
+/* Size text for tables: "64", "4K", "1M". */
+void format_bytes(uint64_t bytes, char *buf, size_t size);
+
+/* The options bw and lat share: where the serve is and which local port and GID to use. */
+struct perf_conn_args {
+	const char *peer;
+	unsigned tcp_port;
+	char dev[64];
+	unsigned dev_port;
+	int gid_index;                /* -1: as 'gid --suggest' */
+	int mtu;                      /* bytes; 0: the ports decide */
+	unsigned timeout_s;
+	bool no_verify;
+};
+
+/* An argp child for those options; its input is a struct perf_conn_args, set up by perf_conn_defaults. */
+extern const struct argp perf_conn_argp;
+void perf_conn_defaults(struct perf_conn_args *a);
+
+/* Resolves the peer, probes the host and chooses the local port and GID; prints why not and returns the exit
+ * code when it cannot. On EXIT_OK, cfg has peer, device, port, gid, mtu, timeout and verify set. */
+int perf_client_prepare(const struct app *app, const struct perf_conn_args *a, struct client_config *cfg,
+			struct perf_target *target);
+
+/* The members bw and lat documents share: peer, local and remote ends, path MTU, error (null when none). */
+void perf_doc_common(json_t *doc, const struct perf_conn_args *a, const struct perf_target *t,
+		     const struct client_report *rep);
+
+/* Prints the failure (and what a completion status usually means) on stderr; returns the exit code:
+ * 1 when the test ran and failed, 3 when it could not start. */
+int perf_report_failure(const struct client_report *rep);
+
+/* 'check' member text for a size: "ok", "off", "MISMATCH". */
+const char *perf_check_name(enum client_check c);
+
+#endif

@@ -1,0 +1,189 @@
+/* roce-doctor serve: the other end of bw and lat. One test at a time; logs one line per event. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd/commands.h"
+#include "cmd/perf_common.h"
+#include "output/render.h"
+#include "proto/server.h"
+
+enum { OPT_BIND = 0x100, OPT_MAX_QPS, OPT_MAX_MEM, OPT_MAX_SECONDS };
+
+struct serve_args {
+	const char *bind;
+	unsigned port;
+	char dev[64];
+	unsigned dev_port;
+	int gid_index;
+	unsigned max_qps;
+	unsigned long max_mem_mib;
+	unsigned max_seconds;
+};
+
+struct serve_state {
+	struct app *app;
+	const struct serve_args *args;
+};
+
+static const struct argp_option serve_options[] = {
+	{ "bind", OPT_BIND, "ADDR", 0, "Listen on this address only (default: every address)", 0 },
+	{ "port", 'p', "N", 0, "TCP port (default 18516)", 0 },
+	{ "device", 'd', "DEV[:PORT]", 0, "RDMA device and port (default: per client, the one whose GID reaches it)", 0 },
+	{ "gid-index", 'x', "INDEX", 0, "GID index (default: what 'gid --suggest --peer CLIENT' picks)", 0 },
+	{ "max-qps", OPT_MAX_QPS, "N", 0, "Refuse tests with more QPs (default 64)", 0 },
+	{ "max-mem", OPT_MAX_MEM, "MiB", 0, "Refuse tests that need more registered memory (default 512)", 0 },
+	{ "max-seconds", OPT_MAX_SECONDS, "S", 0, "Stop a message size that runs longer (default 120)", 0 },
+	{ 0 }
+};
+
+static error_t parse_serve(int key, char *arg, struct argp_state *state)
+{
+	struct serve_args *a = state->input;
+
+	switch (key) {
+	case OPT_BIND:
+		a->bind = arg;
+		return 0;
+	case 'p':
+		a->port = (unsigned)parse_count(state, "--port", arg, 1, 65535);
+		return 0;
+	case 'd':
+		if (parse_dev_port(arg, a->dev, sizeof(a->dev), &a->dev_port) < 0)
+			argp_error(state, "bad device '%s': expected DEV or DEV:PORT", arg);
+		return 0;
+	case 'x':
+		a->gid_index = (int)parse_count(state, "-x", arg, 0, 65535);
+		return 0;
+	case OPT_MAX_QPS:
+		a->max_qps = (unsigned)parse_count(state, "--max-qps", arg, 1, PERF_MAX_QPS);
+		return 0;
+	case OPT_MAX_MEM:
+		a->max_mem_mib = parse_count(state, "--max-mem", arg, 1, 1u << 20);
+		return 0;
+	case OPT_MAX_SECONDS:
+		a->max_seconds = (unsigned)parse_count(state, "--max-seconds", arg, 1, PROTO_MAX_DURATION_MS / 1000);
+		return 0;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp serve_argp = {
+	serve_options, parse_serve, NULL,
+	"Serve bw and lat tests from other nodes: 'roce-doctor bw THIS-NODE' there. One test at a time; other "
+	"clients are refused with the reason. Every test's QPs, memory and descriptors are released when it ends, "
+	"however it ends. Logs one line per event on stdout (with --json, one JSON object per line). SIGINT and "
+	"SIGTERM stop it cleanly.\v"
+	"Exit status: 0 after SIGINT or SIGTERM, 3 when it cannot listen, 64 for usage errors. The test hook "
+	"ROCE_DOCTOR_TEST_CORRUPT=1 flips one byte of the last message of each size (for testing the check).",
+	NULL, NULL, NULL,
+};
+
+static void log_event(void *arg, const char *client, const char *event, const char *detail)
+{
+	const struct serve_state *st = arg;
+	time_t now = time(NULL);
+	char stamp[32];
+
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", localtime(&now));
+	if (st->app->json) {
+		json_t *line = json_pack("{s:s, s:s, s:o, s:s, s:o}", "schema", "roce-doctor/serve/v1", "time", stamp,
+					 "client", json_str_or_null(client), "event", event, "detail",
+					 json_str_or_null(detail));
+
+		json_dumpf(line, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+		json_decref(line);
+	} else {
+		printf("%s %s %s%s%s\n", stamp, client ? client : "serve", event, detail && *detail ? ": " : "",
+		       detail ? detail : "");
+	}
+	fflush(stdout);
+}
+
+static void client_gid(const struct sockaddr_storage *ss, struct in6_addr *gid)
+{
+	memset(gid, 0, sizeof(*gid));
+	if (ss->ss_family == AF_INET6) {
+		*gid = ((const struct sockaddr_in6 *)ss)->sin6_addr;
+	} else if (ss->ss_family == AF_INET) {
+		gid->s6_addr[10] = gid->s6_addr[11] = 0xff;
+		memcpy(&gid->s6_addr[12], &((const struct sockaddr_in *)ss)->sin_addr, 4);
+	}
+}
+
+/* Probes the host for every client: GIDs move, devices come and go while a serve runs for days. */
+static int choose(void *arg, const struct sockaddr_storage *client, struct serve_device *out, char *why,
+		  size_t why_size)
+{
+	const struct serve_state *st = arg;
+	struct perf_target target;
+	struct in6_addr gid;
+	struct rootfs root;
+	struct host host;
+	int ret;
+
+	client_gid(client, &gid);
+	ret = rootfs_open(&root, st->app->root_dir);
+	if (ret == 0) {
+		ret = host_probe(&host, &root);
+		rootfs_close(&root);
+	}
+	if (ret < 0) {
+		snprintf(why, why_size, "the serve cannot probe its host: %s", strerror(-ret));
+		return -1;
+	}
+	ret = perf_choose_target(&host, st->args->dev, st->args->dev_port, st->args->gid_index, &gid, &target,
+				 &host.warnings, why, why_size);
+	if (ret == 0) {
+		snprintf(out->device, sizeof(out->device), "%s", target.device);
+		out->port = target.port;
+		out->gid_index = target.gid_index;
+	} else {
+		/* Name the serve's side, so the client knows whose host lacks what. */
+		char mine[512];
+
+		snprintf(mine, sizeof(mine), "on the serve's host, %s", why);
+		snprintf(why, why_size, "%s", mine);
+	}
+	host_free(&host);
+	return ret;
+}
+
+int cmd_serve(struct app *app, int argc, char **argv)
+{
+	struct serve_args a = { .port = PROTO_DEFAULT_PORT, .gid_index = -1, .max_qps = PERF_MAX_QPS,
+				.max_mem_mib = 512, .max_seconds = 120 };
+	struct serve_state st = { app, &a };
+	struct serve_config cfg;
+	struct host host;
+	char err[512];
+	int code;
+
+	if (command_parse(&serve_argp, argc, argv, &a, app) != 0)
+		return EXIT_USAGE;
+	code = app_probe_host(app, &host);
+	if (code != EXIT_OK)
+		return code;
+	code = check_selection(&host, a.dev, a.dev_port);
+	if (code == EXIT_OK && host.device_count == 0)
+		log_event(&st, NULL, "warning", "no RDMA devices on this host: every test is refused until one appears");
+	host_free(&host);
+	if (code != EXIT_OK)
+		return code;
+	cfg = (struct serve_config){
+		.bind_addr = a.bind, .port = a.port,
+		.limits = { .max_qps = a.max_qps, .max_memory = (uint64_t)a.max_mem_mib << 20,
+			    .max_seconds = a.max_seconds },
+		.corrupt = perf_test_corrupt(), .choose = choose, .log = log_event, .arg = &st,
+	};
+	if (serve_run(&cfg, err, sizeof(err))) {
+		fprintf(stderr, "roce-doctor: %s\n", err);
+		return EXIT_CANNOT_RUN;
+	}
+	return EXIT_OK;
+}
