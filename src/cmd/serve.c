@@ -147,7 +147,7 @@ static int choose(void *arg, const struct sockaddr_storage *client, struct serve
 		/* Name the serve's side, so the client knows whose host lacks what. */
 		char mine[512];
 
-		snprintf(mine, sizeof(mine), "on the serve's host, %s", why);
+		snprintf(mine, sizeof(mine), "on the serve: %s", why);
 		snprintf(why, why_size, "%s", mine);
 	}
 	host_free(&host);
