@@ -1,4 +1,6 @@
 # bash completion for roce-doctor
+_roce_doctor_commands="devices gid check nccl-env serve bw lat"
+
 _roce_doctor_devices()
 {
 	local d
@@ -22,13 +24,24 @@ _roce_doctor()
 	case $prev in
 		--root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 		--family) COMPREPLY=($(compgen -W "ipv4 ipv6" -- "$cur")); return ;;
-		--peer) return ;;
+		--format) COMPREPLY=($(compgen -W "sh env json docker k8s" -- "$cur")); return ;;
+		--op) COMPREPLY=($(compgen -W "write read send" -- "$cur")); return ;;
+		--mtu) COMPREPLY=($(compgen -W "256 512 1024 2048 4096" -- "$cur")); return ;;
+		--socket-if) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
+		-d|--device) COMPREPLY=($(compgen -W "$(_roce_doctor_devices)" -- "$cur")); return ;;
+		--peer|--only|--skip|--bind|-p|--port|-s|--size|-n|--iters|-D|--duration|-q|--qps|-t|--tx-depth|\
+		-I|--inline|-x|--gid-index|--timeout|--max-mem|--max-qps|--max-seconds) return ;;
 	esac
 	case $cmd in
-		"") COMPREPLY=($(compgen -W "devices gid help --json --root --verbose --help --version" -- "$cur")) ;;
-		help) COMPREPLY=($(compgen -W "devices gid" -- "$cur")) ;;
+		"") COMPREPLY=($(compgen -W "$_roce_doctor_commands help --json --root --verbose --help --version" -- "$cur")) ;;
+		help) COMPREPLY=($(compgen -W "$_roce_doctor_commands" -- "$cur")) ;;
 		devices) COMPREPLY=($(compgen -W "--brief --json --help $(_roce_doctor_devices)" -- "$cur")) ;;
 		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --json --help $(_roce_doctor_devices)" -- "$cur")) ;;
+		check) COMPREPLY=($(compgen -W "--only --skip --family --json --help" -- "$cur")) ;;
+		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --help" -- "$cur")) ;;
+		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --json --help" -- "$cur")) ;;
+		bw) COMPREPLY=($(compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --device --gid-index --mtu --port --timeout --no-verify --json --help" -- "$cur")) ;;
+		lat) COMPREPLY=($(compgen -W "--size --sweep --iters --inline --device --gid-index --mtu --port --timeout --no-verify --json --help" -- "$cur")) ;;
 	esac
 }
 complete -F _roce_doctor roce-doctor
