@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The documentation follows the binary: every command the binary lists is in the README's table, the man
+# page and the bash completion; every long option a command's --help shows is completed for that command;
+# every check id the README promises is one check can emit (and the other way round: see ids_test below).
+#   docs_test.sh ROCE_DOCTOR SOURCE_ROOT
+set -u   # no pipefail: grep -q closes its pipe early by design
+rd=$1 src=$2
+readme=$src/README.md man=$src/man/roce-doctor.8 comp=$src/completions/roce-doctor.bash
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+
+commands=$("$rd" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && /^  [a-z]/ { print $1 }')
+[ -n "$commands" ] && ok "the binary lists its commands" || not_ok "no command list in roce-doctor --help"
+
+# shellcheck source=/dev/null
+. "$comp"
+man_text=$(sed 's/\\-/-/g' "$man")
+complete_words() { # CMD WORD-PREFIX: what the completion offers
+	COMP_WORDS=(roce-doctor "$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=()
+	_roce_doctor
+	printf '%s\n' "${COMPREPLY[@]}"
+}
+
+for c in $commands; do
+	grep -Eq "^\| \`$c( |\`)" "$readme" && ok "README table has $c" || not_ok "README's command table lacks $c"
+	grep -Eq "^\.B $c( |$)" <<< "$man_text" && ok "man page has $c" || not_ok "man/roce-doctor.8 lacks a .B $c entry"
+	complete_words "" | grep -qx "$c" && ok "completion offers $c" || not_ok "completion does not offer $c"
+	missing=""
+	for opt in $("$rd" "$c" --help | sed -nE 's/^ {2,6}(-[^ ], )?(--[a-z][a-z-]*).*/\2/p' | sort -u); do
+		case $opt in --help|--usage|--version|--root|--verbose) continue ;; esac
+		complete_words "$c" "$opt" | grep -qx -- "$opt" || missing="$missing $opt"
+	done
+	[ -z "$missing" ] && ok "completion knows every option of $c" || not_ok "completion for $c lacks:$missing"
+done
+
+echo "1..$n"
+exit $((failed > 0))
