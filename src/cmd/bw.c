@@ -26,7 +26,7 @@ static const struct argp_option bw_options[] = {
 	{ "op", OPT_OP, "write|read|send", 0, "RDMA operation (default write, as ib_write_bw)", 0 },
 	{ "bidir", OPT_BIDIR, NULL, 0, "Both directions at once", 0 },
 	{ "size", 's', "BYTES", 0, "Message size: 4096, 64K, 1M ... (default 64K, at most 8M)", 0 },
-	{ "sweep", 'a', NULL, 0, "Every size from 2 B to 8 MiB, doubling", 0 },
+	{ "sweep", 'a', NULL, 0, "Every size from 2 B to 8 MiB (or to --size), doubling", 0 },
 	{ "iters", 'n', "N", 0, "Messages per QP for each size (default: as many as --duration allows)", 0 },
 	{ "duration", 'D', "S", 0, "Seconds for each size (default 2, or 0.5 with --sweep)", 0 },
 	{ "qps", 'q', "N", 0, "Queue pairs, the load spread over them (default 1, at most 64)", 0 },
@@ -90,8 +90,9 @@ static error_t parse_bw(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (!a->conn.peer)
 			argp_error(state, "no PEER: name the node that runs 'roce-doctor serve'");
-		if (a->sweep && a->size)
-			argp_error(state, "--size and --sweep exclude each other");
+		if (a->sweep && a->size && a->size < SWEEP_MIN)
+			argp_error(state, "--sweep up to --size %llu: the sweep starts at %u bytes",
+				   (unsigned long long)a->size, SWEEP_MIN);
 		if (a->iters && a->duration > 0)
 			argp_error(state, "--iters and --duration exclude each other");
 		return 0;
@@ -230,9 +231,8 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	if (code != EXIT_OK)
 		return code;
 	if (a.sweep) {
-		for (unsigned i = 0; i < SWEEP_COUNT; i++)
-			sizes[i] = SWEEP_MIN << i;
-		cfg.size_count = SWEEP_COUNT;
+		for (unsigned i = 0; i < SWEEP_COUNT && (!a.size || SWEEP_MIN << i <= a.size); i++)
+			sizes[cfg.size_count++] = SWEEP_MIN << i;
 	} else {
 		sizes[0] = a.size ? (uint32_t)a.size : 65536;
 		cfg.size_count = 1;

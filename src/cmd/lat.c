@@ -19,7 +19,7 @@ struct lat_args {
 
 static const struct argp_option lat_options[] = {
 	{ "size", 's', "BYTES", 0, "Message size: 2, 64, 4K ... (default 2, as ib_write_lat; at most 8M)", 0 },
-	{ "sweep", 'a', NULL, 0, "Every size from 2 B to 8 MiB, doubling", 0 },
+	{ "sweep", 'a', NULL, 0, "Every size from 2 B to 8 MiB (or to --size), doubling", 0 },
 	{ "iters", 'n', "N", 0, "Round trips for each size (default 1000)", 0 },
 	{ "inline", 'I', "BYTES", 0, "Send messages up to this size inline (default 220; the device may allow less)", 0 },
 	{ 0 }
@@ -54,8 +54,9 @@ static error_t parse_lat(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (!a->conn.peer)
 			argp_error(state, "no PEER: name the node that runs 'roce-doctor serve'");
-		if (a->sweep && a->size)
-			argp_error(state, "--size and --sweep exclude each other");
+		if (a->sweep && a->size && a->size < 2)
+			argp_error(state, "--sweep up to --size %llu: the sweep starts at 2 bytes",
+				   (unsigned long long)a->size);
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -129,9 +130,8 @@ int cmd_lat(struct app *app, int argc, char **argv)
 	if (code != EXIT_OK)
 		return code;
 	if (a.sweep) {
-		for (unsigned i = 0; i < SWEEP_COUNT; i++)
-			sizes[i] = 2u << i;
-		cfg.size_count = SWEEP_COUNT;
+		for (unsigned i = 0; i < SWEEP_COUNT && (!a.size || 2u << i <= a.size); i++)
+			sizes[cfg.size_count++] = 2u << i;
 	} else {
 		sizes[0] = a.size ? (uint32_t)a.size : 2;
 		cfg.size_count = 1;

@@ -423,16 +423,17 @@ int client_run(const struct client_config *cfg, struct client_report *rep)
 		.tx_depth = cfg->tx_depth, .rx_depth = proto_rx_depth((uint8_t)cfg->op, cfg->tx_depth),
 		.inline_size = cfg->inline_size, .slot_size = s.slot,
 	};
+	/* The serve first: a missing serve is the commonest mistake, and says nothing about this host. */
+	if (chan_connect(&cfg->peer, s.timeout_ms, &s.fd, err, sizeof(err))) {
+		failf(&s, CLIENT_CONNECT, "%s", err);
+		goto out;
+	}
 	if (perf_open(&pc, &s.perf, err, sizeof(err))) {
 		failf(&s, CLIENT_SETUP, "cannot set up the test on %s:%u: %s", cfg->device, cfg->port, err);
 		goto out;
 	}
 	perf_local_endpoint(s.perf, &rep->local);
 	rep->inline_granted = perf_inline_granted(s.perf);
-	if (chan_connect(&cfg->peer, s.timeout_ms, &s.fd, err, sizeof(err))) {
-		failf(&s, CLIENT_CONNECT, "%s", err);
-		goto out;
-	}
 	if (handshake(&s))
 		goto out;
 	if (perf_connect(s.perf, &rep->remote, rep->path_mtu, err, sizeof(err)) ||
