@@ -176,9 +176,13 @@ static int wait_for(struct server *srv, int fd, int timeout_ms)
 		return 0;
 	if (fd < 0)
 		return (p[n + 1].revents & POLLIN) ? 1 : 0;
+	if (p[n + 2].revents & (POLLIN | POLLHUP | POLLERR))
+		return 1;
+	/* Only when the session has nothing to say: its BYE or its close may be what is waking us, and the
+	 * client knocking at the same moment is the next one, not a second one. */
 	if (p[n + 1].revents & POLLIN)
 		refuse_others(srv);
-	return (p[n + 2].revents & (POLLIN | POLLHUP | POLLERR)) ? 1 : 0;
+	return 0;
 }
 
 static int remaining_ms(uint64_t deadline)
