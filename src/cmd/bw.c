@@ -179,6 +179,10 @@ static void print_bw(FILE *out, const json_t *doc)
 	size_t i;
 	json_t *row;
 
+	/* A test that never ran has nothing to show: stderr said why. */
+	if (json_array_size(json_object_get(doc, "results")) == 0)
+		return;
+
 	fprintf(out, "bw %s%s to %s port %lld: %lld QP%s, tx depth %lld, inline up to %lld B, data check %s\n",
 		json_string_value(json_object_get(doc, "op")), bidir ? " (both directions)" : "",
 		json_string_value(json_object_get(doc, "peer")), (long long)json_integer_value(json_object_get(doc, "tcp_port")),

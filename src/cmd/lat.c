@@ -94,6 +94,10 @@ static void print_lat(FILE *out, const json_t *doc)
 	size_t i;
 	json_t *row;
 
+	/* A test that never ran has nothing to show: stderr said why. */
+	if (json_array_size(json_object_get(doc, "results")) == 0)
+		return;
+
 	fprintf(out, "lat write to %s port %lld: one-way latency (half the round trip), data check %s\n",
 		json_string_value(json_object_get(doc, "peer")), (long long)json_integer_value(json_object_get(doc, "tcp_port")),
 		json_is_true(json_object_get(doc, "verify")) ? "on" : "off");

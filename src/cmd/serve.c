@@ -171,7 +171,8 @@ int cmd_serve(struct app *app, int argc, char **argv)
 		return code;
 	code = check_selection(&host, a.dev, a.dev_port);
 	if (code == EXIT_OK && host.device_count == 0)
-		log_event(&st, NULL, "warning", "no RDMA devices on this host: every test is refused until one appears");
+		fprintf(stderr, "roce-doctor: warning: no RDMA devices on this host: every test is refused until one "
+			"appears\n");
 	host_free(&host);
 	if (code != EXIT_OK)
 		return code;
