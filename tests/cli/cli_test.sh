@@ -148,5 +148,31 @@ expect "COMMAND --help" 0 '--brief' -- devices --help
 expect "top-level help lists commands" 0 '^  gid ' -- --help
 expect "version" 0 '^roce-doctor [0-9]' -- --version
 
+# ---- bw, lat, serve: bad input, and what they say before any RDMA traffic ----
+bad "bw without a peer" 64 "no PEER" -- bw
+bad "bw size 0" 64 "bad --size '0'" -- bw 127.0.0.1 -s 0
+bad "bw size over 8M" 64 "bad --size '9M'" -- bw 127.0.0.1 -s 9M
+bad "bw size with a bad unit" 64 "bad --size '4Q'" -- bw 127.0.0.1 -s 4Q
+bad "bw unknown op" 64 "bad --op 'atomic': expected write, read or send" -- bw 127.0.0.1 --op atomic
+bad "bw --qps 0" 64 "bad --qps '0': expected a whole number from 1 to 64" -- bw 127.0.0.1 --qps 0
+bad "bw --iters with --duration" 64 "--iters and --duration exclude each other" -- bw 127.0.0.1 -n 5 -D 1
+bad "bw bad --mtu" 64 "bad --mtu 1500" -- bw 127.0.0.1 --mtu 1500
+bad "lat size 0" 64 "bad --size '0'" -- lat 127.0.0.1 -s 0
+bad "serve --port 0" 64 "bad --port '0'" -- serve --port 0
+bad "serve --max-qps 0" 64 "bad --max-qps '0'" -- serve --max-qps 0
+bad "bw peer that does not resolve" 3 '^roce-doctor: cannot resolve no-such-host.invalid: ' -- bw no-such-host.invalid
+bad "bw on a host without RDMA" 2 'cannot test the link to 127.0.0.1: no RDMA devices' -- --root "$FIX/no-rdma" bw 127.0.0.1
+rd_port=$((20000 + $$ % 20000))
+bad "bw with nothing listening" 3 "^roce-doctor: cannot connect to 127.0.0.1:$rd_port: Connection refused \(is 'roce-doctor serve' running there" -- --root "$FIX/softroce" bw 127.0.0.1 -p "$rd_port"
+run --root "$FIX/softroce" --json bw 127.0.0.1 -p "$rd_port"
+[ "$rc" -eq 3 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["schema"]=="roce-doctor/bw/v1" and d["error"]["kind"]=="connect" and d["results"]==[] and d["local"]["gid_index"]==1 else 1)' "$out"
+result "bw --json with nothing listening: the document carries the error" $?
+"$BIN" --root "$FIX/softroce" serve --bind 127.0.0.1 --port "$rd_port" >"$scratch/serve.log" 2>&1 &
+serve_pid=$!
+for _ in $(seq 50); do grep -q listening "$scratch/serve.log" && break; sleep 0.1; done
+bad "a second serve on the same port" 3 "cannot listen on 127.0.0.1 port $rd_port: Address already in use" -- serve --bind 127.0.0.1 --port "$rd_port"
+kill -TERM "$serve_pid"; wait "$serve_pid"; rc=$?
+[ "$rc" -eq 0 ] && grep -q 'stopped: SIGTERM' "$scratch/serve.log"; result "serve exits 0 on SIGTERM" $?
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
