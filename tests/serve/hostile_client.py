@@ -4,7 +4,10 @@ something broken (random bytes, truncated or oversized frames, wrong magic or ve
 out-of-range HELLO fields, a connection that stalls, a valid HELLO and then a vanishing client) and checks
 what comes back: an ERROR or REFUSE frame with the right code, or a clean close.
 
-usage: hostile_client.py HOST [PORT] [--max-qps N --max-mem-mib N]
+usage: hostile_client.py HOST [PORT] [--max-qps N] [--max-mem-mib N] [--no-rdma] [--quick]
+  --no-rdma  the serve's host has no usable RDMA port: a valid HELLO gets REFUSE (no device or resources)
+             instead of ACCEPT, and the probes that need an accepted test are left out
+  --quick    leave out the stalled connection (it costs serve's 10 s HELLO timeout)
 Prints one line per probe ("ok NAME: ..." or "FAIL NAME: ..."), then "probes=N" and "failed=N".
 Exit status 0 when every probe got the answer it should, 1 otherwise.
 """
@@ -21,13 +24,16 @@ NAMES = {1: "HELLO", 2: "ACCEPT", 3: "REFUSE", 4: "START", 5: "READY", 6: "DONE"
          9: "ERROR"}
 # wire.h: enum proto_error_code and proto_refuse_code
 ERR_MAGIC, ERR_VERSION, ERR_LENGTH, ERR_TYPE, ERR_PAYLOAD, ERR_TIMEOUT = 1, 2, 3, 4, 5, 6
-REF_BUSY, REF_LIMIT = 1, 2
+REF_BUSY, REF_LIMIT, REF_NO_DEVICE, REF_RESOURCES = 1, 2, 3, 4
 
-args = [a for a in sys.argv[1:] if not a.startswith("--")]
+args = [a for i, a in enumerate(sys.argv[1:], 1)
+        if not a.startswith("--") and sys.argv[i - 1] not in ("--max-qps", "--max-mem-mib")]
 HOST = args[0]
 PORT = int(args[1]) if len(args) > 1 else 18516
 MAX_QPS = int(sys.argv[sys.argv.index("--max-qps") + 1]) if "--max-qps" in sys.argv else 64
 MAX_MEM_MIB = int(sys.argv[sys.argv.index("--max-mem-mib") + 1]) if "--max-mem-mib" in sys.argv else 512
+NO_RDMA = "--no-rdma" in sys.argv
+QUICK = "--quick" in sys.argv
 rng = random.Random(5)   # the same bytes every run: a failure can be replayed
 results = []
 
@@ -165,7 +171,17 @@ def stall_and_busy():
 
 def main():
     hdr_ok = frame(HELLO, hello())
-    stall_and_busy()
+    if not QUICK:
+        stall_and_busy()
+    if NO_RDMA:
+        try:
+            with connect() as s:
+                s.sendall(hdr_ok)
+                got = read_frame(s)
+                ok = got is not None and got[0] == REFUSE and got[1] in (REF_NO_DEVICE, REF_RESOURCES)
+                record("valid HELLO without RDMA on the serve", ok and closed_after(s), "%s" % (got,))
+        except (OSError, ValueError) as e:
+            record("valid HELLO without RDMA on the serve", False, "%s: %s" % (type(e).__name__, e))
     for i in range(12):
         n = rng.choice([12, 13, 40, 100, 1100, 5000])
         data = bytes(rng.getrandbits(8) for _ in range(n))
@@ -207,12 +223,13 @@ def main():
     slot = 8 << 20
     if 3 * slot > MAX_MEM_MIB << 20:
         expect_reply("HELLO over --max-mem", frame(HELLO, hello(slot=slot)), REFUSE, REF_LIMIT)
-    valid_hello_then("valid HELLO, then the client vanishes", None, None)
-    valid_hello_then("START larger than the slots", frame(START, struct.pack(">IIIIQ", 8192, 1, 0, 0, 10)),
-                     (ERROR, ERR_PAYLOAD))
-    valid_hello_then("START with both iterations and duration",
-                     frame(START, struct.pack(">IIIIQ", 64, 1, 1000, 0, 10)), (ERROR, ERR_PAYLOAD))
-    valid_hello_then("a second HELLO", frame(HELLO, hello()), (ERROR, ERR_TYPE))
+    if not NO_RDMA:
+        valid_hello_then("valid HELLO, then the client vanishes", None, None)
+        valid_hello_then("START larger than the slots", frame(START, struct.pack(">IIIIQ", 8192, 1, 0, 0, 10)),
+                         (ERROR, ERR_PAYLOAD))
+        valid_hello_then("START with both iterations and duration",
+                         frame(START, struct.pack(">IIIIQ", 64, 1, 1000, 0, 10)), (ERROR, ERR_PAYLOAD))
+        valid_hello_then("a second HELLO", frame(HELLO, hello()), (ERROR, ERR_TYPE))
     # Random damage to a valid HELLO: whatever the serve makes of it, it answers with a frame (or closes)
     # and keeps serving; the bw that follows in the case proves the latter.
     for i in range(20):
