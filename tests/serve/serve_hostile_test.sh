@@ -13,7 +13,8 @@ result() { n=$((n + 1)); if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else failed=
 
 port=$((20000 + ($$ * 7) % 20000))
 vg=()
-if command -v valgrind >/dev/null; then
+# An ASan build checks itself (and valgrind cannot run it).
+if command -v valgrind >/dev/null && ! ldd "$BIN" 2>/dev/null | grep -q libasan; then
 	vg=(valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 --quiet
 		--suppressions="$here/libibverbs.supp" --log-file="$dir/valgrind.log")
 fi
@@ -34,7 +35,7 @@ kill -0 "$serve" 2>/dev/null; result "serve is still running" $?
 kill -TERM "$serve"
 wait "$serve"
 rc=$?
-[ "$rc" -eq 0 ] && grep -q 'stopped: SIGTERM' "$dir/serve.log"; result "SIGTERM: serve exits 0 (valgrind clean when installed: $((${#vg[@]} > 0)))" $?
+[ "$rc" -eq 0 ] && grep -q 'stopped: SIGTERM' "$dir/serve.log"; result "SIGTERM: serve exits 0${vg:+, valgrind finds no error and no leak}" $?
 [ "$rc" -eq 0 ] || sed 's/^/# valgrind: /' "$dir/valgrind.log" 2>/dev/null | head -40
 echo "1..$n"
 [ "$failed" -eq 0 ]
