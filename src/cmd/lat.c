@@ -144,7 +144,7 @@ int cmd_lat(struct app *app, int argc, char **argv)
 	cfg.test = PROTO_TEST_LAT;
 	cfg.op = PERF_OP_WRITE;
 	cfg.qps = 1;
-	cfg.tx_depth = 128;
+	cfg.tx_depth = 1;              /* one write in flight: each is reaped before the next (as ib_write_lat) */
 	cfg.inline_size = a.inline_size;
 	cfg.iters = a.iters;
 

@@ -5,15 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TICK_NS 1000000u
+#define TICK_NS 50000000u        /* 50 ms: a syscall per round trip would show in the latency */
 
 struct lat_loop {
 	struct perf_ctx *c;
 	const struct perf_lat_run *run;
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
-	uint64_t posted, reaped;      /* work requests; a signaled completion reaps all before it */
-	unsigned signal_every;
+	uint64_t posted, reaped;      /* work requests, every one signaled */
 	uint64_t last_tick, last_progress;
 	struct perf_progress progress;
 	struct perf_wc_error *wc;
@@ -36,7 +35,7 @@ static int reap(struct lat_loop *l)
 		l->wc->receive = false;
 		return -EIO;
 	}
-	l->reaped = wc.wr_id;
+	l->reaped++;
 	return 1;
 }
 
@@ -68,27 +67,6 @@ static int wait_mark(struct lat_loop *l, const volatile uint8_t *mark, uint8_t w
 	int ret;
 
 	while (__atomic_load_n(mark, __ATOMIC_ACQUIRE) != want) {
-		if (++spins % 16 == 0 && l->reaped < l->posted && reap(l) < 0)
-			return -EIO;
-		if (spins % 1024 == 0) {
-			ret = housekeeping(l, err, size);
-			if (ret)
-				return ret;
-		}
-	}
-	return 0;
-}
-
-/* Keeps the send queue from overflowing: unsignaled requests hold their slot until a later one completes. */
-static int make_room(struct lat_loop *l, char *err, size_t size)
-{
-	unsigned spins = 0;
-	int ret;
-
-	while (l->posted - l->reaped >= l->c->tx_depth) {
-		ret = reap(l);
-		if (ret < 0)
-			return ret;
 		if (++spins % 1024 == 0) {
 			ret = housekeeping(l, err, size);
 			if (ret)
@@ -98,16 +76,34 @@ static int make_room(struct lat_loop *l, char *err, size_t size)
 	return 0;
 }
 
-static int post(struct lat_loop *l, bool last, char *err, size_t size)
+/* Every write is signaled and reaped before the next step, as ib_write_lat does: the send queue never holds
+ * more than one request, and the wait for the mark is a bare load, with no CQ polling in between. */
+static int wait_completion(struct lat_loop *l, char *err, size_t size)
+{
+	unsigned spins = 0;
+	int ret;
+
+	while (l->reaped < l->posted) {
+		ret = reap(l);
+		if (ret < 0)
+			return ret;
+		if (ret == 0 && ++spins % 1024 == 0) {
+			ret = housekeeping(l, err, size);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static int post(struct lat_loop *l, char *err, size_t size)
 {
 	struct ibv_send_wr *bad = NULL;
 	int ret;
 
 	l->posted++;
 	l->wr.wr_id = l->posted;
-	l->wr.send_flags = l->sge.length <= l->c->inline_granted ? IBV_SEND_INLINE : 0;
-	if (last || l->posted % l->signal_every == 0)
-		l->wr.send_flags |= IBV_SEND_SIGNALED;
+	l->wr.send_flags = IBV_SEND_SIGNALED | (l->sge.length <= l->c->inline_granted ? IBV_SEND_INLINE : 0);
 	ret = ibv_post_send(l->c->qp[0], &l->wr, &bad);
 	if (ret) {
 		snprintf(err, size, "ibv_post_send: %s", strerror(ret));
@@ -135,7 +131,6 @@ int perf_lat(struct perf_ctx *c, const struct perf_lat_run *run, struct perf_wc_
 	l.wr.num_sge = 1;
 	l.wr.wr.rdma.remote_addr = c->remote.addr + PERF_SLOTS(0) * c->slot_size;
 	l.wr.wr.rdma.rkey = c->remote.rkey;
-	l.signal_every = c->tx_depth / 2 ? c->tx_depth / 2 : 1;
 	l.last_tick = l.last_progress = perf_now_ns();
 
 	for (uint64_t i = 0; i < run->iters && !ret; i++) {
@@ -143,31 +138,22 @@ int perf_lat(struct perf_ctx *c, const struct perf_lat_run *run, struct perf_wc_
 		uint64_t t0 = 0;
 
 		l.progress.iter = i;
-		if (!run->initiate)
+		if (!run->initiate) {
 			ret = wait_mark(&l, mark, m, err, size);
-		if (!ret)
-			ret = make_room(&l, err, size);
-		if (ret)
-			break;
+			if (ret)
+				break;
+		}
 		tx[run->size - 1] = m;
 		if (run->initiate)
 			t0 = perf_now_ns();
-		ret = post(&l, i + 1 == run->iters, err, size);
+		ret = post(&l, err, size);
+		if (!ret)
+			ret = wait_completion(&l, err, size);
 		if (!ret && run->initiate) {
 			ret = wait_mark(&l, mark, m, err, size);
-			l.last_progress = perf_now_ns();
-			run->rtt_ns[i] = l.last_progress - t0;
-		} else {
-			l.last_progress = perf_now_ns();
+			run->rtt_ns[i] = perf_now_ns() - t0;
 		}
-	}
-	/* The last write must be complete before the caller reports over TCP. */
-	while (!ret && l.reaped < l.posted) {
-		ret = reap(&l);
-		if (ret == 0)
-			ret = housekeeping(&l, err, size);
-		else if (ret > 0)
-			ret = 0;
+		l.last_progress = perf_now_ns();
 	}
 	if (ret == -EIO)
 		snprintf(err, size, "work completion failed: %s", perf_wc_status_name(wc->status));
