@@ -223,6 +223,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	struct client_config cfg = { 0 };
 	struct client_report rep;
 	struct perf_target target;
+	struct notes warnings = { 0 };
 	struct progress progress;
 	uint32_t sizes[SWEEP_COUNT];
 	json_t *doc, *rows;
@@ -231,7 +232,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	perf_conn_defaults(&a.conn);
 	if (command_parse(&bw_argp, argc, argv, &a, app) != 0)
 		return EXIT_USAGE;
-	code = perf_client_prepare(app, &a.conn, &cfg, &target);
+	code = perf_client_prepare(app, &a.conn, &cfg, &target, &warnings);
 	if (code != EXIT_OK)
 		return code;
 	if (a.sweep) {
@@ -271,8 +272,9 @@ int cmd_bw(struct app *app, int argc, char **argv)
 		json_array_append_new(rows, result_row(&rep.sizes.items[i], &a, target.link_gbps));
 	json_object_set_new(doc, "results", rows);
 	code = rep.failure == CLIENT_OK ? EXIT_OK : perf_report_failure(&rep);
-	code = app_emit(app, doc, NULL, print_bw, code);
+	code = app_emit(app, doc, &warnings, print_bw, code);
 	json_decref(doc);
+	notes_free(&warnings);
 	client_report_free(&rep);
 	return code;
 }

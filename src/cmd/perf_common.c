@@ -255,7 +255,7 @@ static void sockaddr_as_gid(const struct sockaddr_storage *ss, struct in6_addr *
 }
 
 int perf_client_prepare(const struct app *app, const struct perf_conn_args *a, struct client_config *cfg,
-			struct perf_target *target)
+			struct perf_target *target, struct notes *warnings)
 {
 	struct in6_addr peer_gid;
 	struct host host;
@@ -277,11 +277,16 @@ int perf_client_prepare(const struct app *app, const struct perf_conn_args *a, s
 		fprintf(stderr, "roce-doctor: cannot test the link to %s: %s\n", a->peer, why);
 		code = EXIT_NOT_FOUND;
 	}
-	for (size_t i = 0; i < host.warnings.count; i++)
-		fprintf(stderr, "roce-doctor: warning: %s\n", host.warnings.items[i]);
-	host_free(&host);
-	if (code != EXIT_OK)
+	if (code != EXIT_OK) {
+		for (size_t i = 0; i < host.warnings.count; i++)
+			fprintf(stderr, "roce-doctor: warning: %s\n", host.warnings.items[i]);
+		host_free(&host);
 		return code;
+	}
+	/* The command prints them, and puts them in its document. */
+	*warnings = host.warnings;
+	memset(&host.warnings, 0, sizeof(host.warnings));
+	host_free(&host);
 	cfg->device = target->device;
 	cfg->port = target->port;
 	cfg->gid_index = target->gid_index;

@@ -56,10 +56,11 @@ struct perf_conn_args {
 extern const struct argp perf_conn_argp;
 void perf_conn_defaults(struct perf_conn_args *a);
 
-/* Resolves the peer, probes the host and chooses the local port and GID; prints why not and returns the exit
- * code when it cannot. On EXIT_OK, cfg has peer, device, port, gid, mtu, timeout and verify set. */
+/* Resolves the peer, probes the host and chooses the local port and GID; prints why not (and the probe's
+ * warnings) and returns the exit code when it cannot. On EXIT_OK, cfg has peer, device, port, gid, mtu,
+ * timeout and verify set, and warnings holds the probe's warnings for the command's document (notes_free). */
 int perf_client_prepare(const struct app *app, const struct perf_conn_args *a, struct client_config *cfg,
-			struct perf_target *target);
+			struct perf_target *target, struct notes *warnings);
 
 /* The members bw and lat documents share: peer, local and remote ends, path MTU, error (null when none). */
 void perf_doc_common(json_t *doc, const struct perf_conn_args *a, const struct perf_target *t,
