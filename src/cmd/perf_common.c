@@ -307,6 +307,13 @@ static const char *failure_kind(enum client_failure f)
 	return names[f];
 }
 
+/* A stall with the serve still answering on TCP: the RDMA packets (or their acknowledgements) are lost. */
+static const char stall_explanation[] =
+	"the RDMA packets or their acknowledgements are lost on the way while TCP still works: UDP port 4791 "
+	"(RoCE v2) filtered by a firewall on either node, a wrong GID index or no route between the two GIDs, or "
+	"a path MTU larger than a link. Soft-RoCE then never reports 'retry exceeded'; the transfer just stops. "
+	"Run 'roce-doctor check' on both nodes";
+
 static json_t *endpoint_json(const struct perf_endpoint *ep)
 {
 	struct in6_addr gid;
@@ -353,6 +360,8 @@ void perf_doc_common(json_t *doc, const struct perf_conn_args *a, const struct p
 		json_object_set_new(e, "wc_status", json_integer(rep->wc.status));
 		json_object_set_new(e, "wc_status_name", json_string(perf_wc_status_name(rep->wc.status)));
 		json_object_set_new(e, "explanation", json_string(perf_wc_explain(rep->wc.status)));
+	} else if (rep->failure == CLIENT_STALL && rep->stalled_in_run) {
+		json_object_set_new(json_object_get(doc, "error"), "explanation", json_string(stall_explanation));
 	}
 }
 
@@ -361,6 +370,8 @@ int perf_report_failure(const struct client_report *rep)
 	fprintf(stderr, "roce-doctor: %s\n", rep->message);
 	if (rep->wc_valid)
 		fprintf(stderr, "roce-doctor: what it usually means: %s\n", perf_wc_explain(rep->wc.status));
+	else if (rep->failure == CLIENT_STALL && rep->stalled_in_run)
+		fprintf(stderr, "roce-doctor: what it usually means: %s\n", stall_explanation);
 	switch (rep->failure) {
 	case CLIENT_SETUP:
 	case CLIENT_CONNECT:

@@ -250,9 +250,11 @@ static int run_failed(struct session *s, int ret, const char *err, const struct 
 			     "vendor error 0x%x)%s", wc->receive ? "a receive" : "a send", wc->qp, s->start.size,
 			     perf_wc_status_name(wc->status), wc->status, wc->vendor_err, gone);
 	}
-	if (ret == -ETIMEDOUT)
+	if (ret == -ETIMEDOUT) {
+		s->rep->stalled_in_run = !gone[0];
 		return failf(s, CLIENT_STALL, "%s at %u-byte messages: the transfer to %s stalled%s", err,
 			     s->start.size, s->where, gone);
+	}
 	return failf(s, CLIENT_SETUP, "%s", err);
 }
 
@@ -452,6 +454,15 @@ int client_run(const struct client_config *cfg, struct client_report *rep)
 	}
 	ret = rep->failure == CLIENT_OK ? 0 : -1;
 out:
+	/* A test that broke on our side: the serve logs our reason instead of a client that vanished. */
+	if (s.fd >= 0 && rep->connected && rep->failure != CLIENT_OK && rep->failure != CLIENT_CHECK &&
+	    rep->failure != CLIENT_PEER_GONE) {
+		struct proto_msg m;
+
+		proto_reason(&m, PROTO_ERROR, rep->failure == CLIENT_PROTOCOL ? PROTO_ERR_PAYLOAD : PROTO_ERR_TEST,
+			     "%s", rep->message);
+		chan_send(s.fd, &m, 1000);
+	}
 	if (s.fd >= 0)
 		close(s.fd);
 	perf_close(s.perf);

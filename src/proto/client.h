@@ -70,6 +70,7 @@ struct client_report {
 	struct client_size_list sizes;         /* the sizes that completed (and the one that failed the check) */
 	enum client_failure failure;
 	char message[1024];
+	bool stalled_in_run;                   /* CLIENT_STALL of the RDMA transfer, the serve still connected */
 	bool wc_valid;
 	struct perf_wc_error wc;
 	uint32_t failed_size;                  /* the size that was running when it failed; 0 before any */
