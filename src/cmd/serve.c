@@ -78,7 +78,8 @@ static const struct argp serve_argp = {
 	"clients are refused with the reason. Every test's QPs, memory and descriptors are released when it ends, "
 	"however it ends. Logs one line per event on stdout (with --json, one JSON object per line). SIGINT and "
 	"SIGTERM stop it cleanly.\v"
-	"Exit status: 0 after SIGINT or SIGTERM, 3 when it cannot listen, 64 for usage errors. The test hook "
+	"Exit status: 0 after SIGINT or SIGTERM, 2 when the --device named does not exist, 3 when it cannot listen, "
+	"64 for usage errors. The test hook "
 	"ROCE_DOCTOR_TEST_CORRUPT=1 flips one byte of the last message of each size (for testing the check).",
 	NULL, NULL, NULL,
 };
