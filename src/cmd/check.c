@@ -3,24 +3,28 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/check_probe.h"
 #include "cmd/commands.h"
 #include "core/checks.h"
 #include "output/render.h"
 
 #define SKIP_MAX 64
-enum { OPT_ONLY = 0x100, OPT_SKIP, OPT_FAMILY };
+enum { OPT_ONLY = 0x100, OPT_SKIP, OPT_FAMILY, OPT_USER };
 
 struct check_args {
 	const char *only;
 	const char *skip[SKIP_MAX + 1];
 	size_t skip_count;
 	int family;
+	const char *user;
 };
 
 static const struct argp_option check_options[] = {
 	{ "only", OPT_ONLY, "PREFIX", 0, "Run only the checks whose id starts with PREFIX (e.g. memlock, port.state)", 0 },
 	{ "skip", OPT_SKIP, "ID", 0, "Leave out the check ID (repeatable)", 0 },
 	{ "family", OPT_FAMILY, "ipv4|ipv6", 0, "GID family NCCL will use (default ipv4)", 0 },
+	{ "user", OPT_USER, "NAME", 0, "Judge pam limits and ~/.nccl.conf for NAME (default: who runs check; root "
+	  "under --root)", 0 },
 	{ 0 }
 };
 
@@ -39,6 +43,9 @@ static error_t parse_check(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_FAMILY:
 		a->family = parse_family_option(state, arg);
+		return 0;
+	case OPT_USER:
+		a->user = arg;
 		return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
@@ -156,7 +163,9 @@ int cmd_check(struct app *app, int argc, char **argv)
 	struct check_args args = { .family = AF_INET };
 	struct findings findings = { 0 };
 	struct check_input in = { 0 };
+	struct check_probe probe;
 	struct host host;
+	char why[512];
 	json_t *doc;
 	int code;
 
@@ -169,13 +178,18 @@ int cmd_check(struct app *app, int argc, char **argv)
 	findings.skip = args.skip;
 	in.host = &host;
 	in.family = args.family;
-	in.gid_index_value = getenv("NCCL_IB_GID_INDEX");
-	in.gid_index_source = "environment";
+	if (check_probe_read(&probe, app->root_dir, args.user, &host, &findings, &in, why, sizeof(why)) < 0) {
+		fprintf(stderr, "roce-doctor: %s\n", why);
+		check_probe_free(&probe);
+		host_free(&host);
+		return EXIT_CANNOT_RUN;
+	}
 	checks_run(&in, &findings);
 	doc = findings_doc(&findings);
 	code = app_emit(app, doc, &host.warnings, print_findings, exit_code_of(findings_worst(&findings)));
 	json_decref(doc);
 	findings_free(&findings);
+	check_probe_free(&probe);
 	host_free(&host);
 	return code;
 }

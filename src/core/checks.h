@@ -5,7 +5,33 @@
 #include <stdbool.h>
 
 #include "core/findings.h"
+#include "netcfg/ip_rules.h"
+#include "netcfg/nftables.h"
+#include "probe/container.h"
+#include "probe/firewall_proc.h"
+#include "probe/gpu.h"
 #include "probe/host.h"
+#include "probe/memlock.h"
+#include "probe/modules.h"
+#include "probe/nccl_conf.h"
+#include "probe/sysctl_arp.h"
+#include "probe/user_info.h"
+#include "probe/uverbs.h"
+
+/* arp_ignore/arp_announce of one RDMA netdev, read before the rules run. */
+struct netdev_arp {
+	char netdev[IF_NAMESIZE];
+	bool known;
+	struct arp_sysctl value;
+};
+
+/* The outcome of the live ibv_reg_mr probe. */
+struct register_probe {
+	bool tried;                 /* false under --root or without a usable device: unknown */
+	int err;                    /* 0 or -errno of the failing step */
+	char device[64];
+	size_t bytes;
+};
 
 struct check_input {
 	const struct host *host;
@@ -15,6 +41,25 @@ struct check_input {
 	const void *selection;      /* state for port_selected */
 	const char *gid_index_value;   /* NCCL_IB_GID_INDEX as NCCL will see it, NULL when unset */
 	const char *gid_index_source;  /* "environment", "/etc/nccl.conf:3" */
+	/* The system around the ports, read once by cmd/check_probe.c. NULL (or known == false inside) means the
+	 * source was not read: the rule says "unknown" and never guesses. */
+	bool live;                     /* the running host, not a --root tree */
+	const struct module_list *modules;
+	const struct uverbs_probe *uverbs;
+	const struct user_info *user;          /* whose pam limits and ~/.nccl.conf apply */
+	const struct memlock_rlimit *rlimit;
+	const struct pam_limits *pam;
+	const struct systemd_memlock *systemd;
+	const struct container_info *container;
+	const struct register_probe *reg;
+	const struct firewall_procs *fw_procs;
+	const struct nft_ruleset *nft;         /* known == false under --root */
+	int nft_err;                           /* -errno when the live dump failed */
+	const struct ip_rule_list *ip_rules;   /* known == false under --root */
+	const struct netdev_arp *arp;
+	size_t arp_count;
+	const struct gpu_list *gpus;
+	const struct nccl_conf *nccl;
 };
 
 /* Every check, in report order. */
@@ -25,6 +70,14 @@ void check_rdma_devices(const struct check_input *in, struct findings *out);
 void check_ports(const struct check_input *in, struct findings *out);
 void check_netdevs(const struct check_input *in, struct findings *out);
 void check_gids(const struct check_input *in, struct findings *out);
+void check_system(const struct check_input *in, struct findings *out);    /* rdma.uverbs, kernel.modules, gpu.peermem */
+void check_memlock(const struct check_input *in, struct findings *out);   /* memlock.* */
+void check_firewall(const struct check_input *in, struct findings *out);  /* firewall.* */
+void check_same_subnet(const struct check_input *in, struct findings *out);  /* net.same_subnet */
+void check_nccl(const struct check_input *in, struct findings *out);      /* nccl.* */
+
+/* NCCL_IB_HCA as the port selection: selection points to a struct nccl_if_list. */
+bool nccl_hca_port_selected(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p);
 
 /* A RoCE port NCCL can use: Ethernet, ACTIVE, and a RoCE v2 GID of the family. */
 bool port_usable(const struct check_input *in, const struct rdma_port *p);

@@ -1,0 +1,167 @@
+/* check's reading step: every source the rules need, read once, into the check_input the pure rules take.
+ * Under --root only files of the replayed tree are used: the NCCL environment comes from
+ * <root>/proc/self/environ (the capture's own environment), never from the shell running roce-doctor;
+ * netlink and verbs data stay unknown. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/check_probe.h"
+#include "probe/container.h"
+#include "verbs/mr_probe.h"
+
+extern char **environ;
+
+#define REGISTER_BYTES (256u << 20)
+#define ENVIRON_MAX (256u << 10)
+
+static bool wants(const struct findings *f, const char *prefix)
+{
+	return findings_wanted(f, prefix);
+}
+
+/* <root>/proc/self/environ as an envp array; absent file: no environment. */
+static void replayed_environ(struct check_probe *p, const struct rootfs *root)
+{
+	size_t n = 0;
+	int len;
+
+	p->environ_buf = malloc(ENVIRON_MAX);
+	if (!p->environ_buf)
+		return;
+	len = rootfs_read(root, p->environ_buf, ENVIRON_MAX, "proc/self/environ");
+	if (len <= 0)
+		return;
+	for (char *s = p->environ_buf; s < p->environ_buf + len && n < CHECK_ENV_MAX; s += strlen(s) + 1)
+		if (*s)
+			p->envp[n++] = s;
+	p->envp[n] = NULL;
+}
+
+static const char *first_usable_device(const struct check_input *in)
+{
+	for (size_t i = 0; i < in->host->device_count; i++)
+		for (size_t j = 0; j < in->host->devices[i].port_count; j++)
+			if (port_usable(in, &in->host->devices[i].ports[j]))
+				return in->host->devices[i].name;
+	return NULL;
+}
+
+int check_probe_read(struct check_probe *p, const char *root_dir, const char *user, const struct host *host,
+		     const struct findings *wanted, struct check_input *in, char *why, size_t why_size)
+{
+	struct rootfs root;
+	struct notes *notes = (struct notes *)&host->warnings;
+	const struct nccl_setting *s;
+	int ret = rootfs_open(&root, root_dir);
+
+	memset(p, 0, sizeof(*p));
+	if (ret < 0) {
+		snprintf(why, why_size, "cannot open root directory %s: %s", root_dir ? root_dir : "/", strerror(-ret));
+		return ret;
+	}
+	in->live = root.live;
+	ret = user_info_resolve(&root, user, &p->user);
+	if (ret < 0) {
+		snprintf(why, why_size, "no user %s%s%s: %s", user ? user : "(self)", root.live ? "" : " in ",
+			 root.live ? "" : root_dir, strerror(-ret));
+		goto out;
+	}
+	in->user = &p->user;
+	container_detect(&root, &p->container);
+	in->container = &p->container;
+
+	if (wants(wanted, "kernel.modules") || wants(wanted, "gpu.peermem")) {
+		module_list_read(&root, &p->modules, notes);
+		in->modules = &p->modules;
+	}
+	if (wants(wanted, "rdma.uverbs")) {
+		uverbs_probe(&root, &p->uverbs, notes);
+		in->uverbs = &p->uverbs;
+	}
+	if (wants(wanted, "memlock.limit")) {
+		memlock_rlimit_read(&root, &p->rlimit);
+		in->rlimit = &p->rlimit;
+	}
+	if (wants(wanted, "memlock.pam")) {
+		pam_limits_read(&root, &p->pam, notes);
+		in->pam = &p->pam;
+	}
+	if (wants(wanted, "memlock.systemd")) {
+		systemd_memlock_read(&root, &p->systemd, notes);
+		in->systemd = &p->systemd;
+	}
+	if (wants(wanted, "firewall.firewalld") || wants(wanted, "firewall.rules")) {
+		firewall_procs_read(&root, &p->fw, notes);
+		in->fw_procs = &p->fw;
+		in->nft_err = nft_ruleset_read(&root, &p->nft);
+		in->nft = &p->nft;
+	}
+	if (wants(wanted, "net.same_subnet")) {
+		p->arp = calloc(host->netdev_count ? host->netdev_count : 1, sizeof(*p->arp));
+		if (!p->arp) {
+			ret = -ENOMEM;
+			snprintf(why, why_size, "out of memory");
+			goto out;
+		}
+		for (size_t i = 0; i < host->netdev_count; i++) {
+			snprintf(p->arp[i].netdev, sizeof(p->arp[i].netdev), "%s", host->netdevs[i].name);
+			p->arp[i].known = arp_sysctl_read(&root, host->netdevs[i].name, &p->arp[i].value) == 0;
+		}
+		in->arp = p->arp;
+		in->arp_count = host->netdev_count;
+		ip_rules_read(&root, &p->rules);
+		in->ip_rules = &p->rules;
+	}
+	if (wants(wanted, "gpu.peermem")) {
+		gpu_list_read(&root, &p->gpus, notes);
+		in->gpus = &p->gpus;
+	}
+	/* NCCL settings always: NCCL_IB_HCA selects the ports every check looks at. */
+	if (!root.live)
+		replayed_environ(p, &root);
+	ret = nccl_conf_read(&root, root.live ? environ : p->envp, p->user.home, &p->nccl, notes);
+	if (ret < 0) {
+		snprintf(why, why_size, "cannot read NCCL settings: %s", strerror(-ret));
+		goto out;
+	}
+	in->nccl = &p->nccl;
+	s = nccl_conf_get(&p->nccl, "NCCL_IB_HCA");
+	if (s) {
+		nccl_if_list_parse(s->value, NCCL_IB_HCA_ENTRIES_MAX, &p->hca);
+		in->selection = &p->hca;
+		in->port_selected = nccl_hca_port_selected;
+	}
+	s = nccl_conf_get(&p->nccl, "NCCL_IB_GID_INDEX");
+	in->gid_index_value = s ? s->value : NULL;
+	in->gid_index_source = s ? s->source : NULL;
+
+	if (wants(wanted, "memlock.register")) {
+		const char *dev = first_usable_device(in);
+
+		p->reg.bytes = REGISTER_BYTES;
+		if (root.live && dev) {
+			p->reg.tried = true;
+			p->reg.err = verbs_try_register(dev, REGISTER_BYTES, p->reg.device, sizeof(p->reg.device));
+		}
+		in->reg = &p->reg;
+	}
+	ret = 0;
+out:
+	rootfs_close(&root);
+	return ret;
+}
+
+void check_probe_free(struct check_probe *p)
+{
+	module_list_free(&p->modules);
+	uverbs_probe_free(&p->uverbs);
+	pam_limits_free(&p->pam);
+	nft_ruleset_free(&p->nft);
+	ip_rule_list_free(&p->rules);
+	free(p->arp);
+	gpu_list_free(&p->gpus);
+	nccl_conf_free(&p->nccl);
+	free(p->environ_buf);
+}

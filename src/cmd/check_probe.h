@@ -1,0 +1,35 @@
+/* Everything check reads besides the host model, read once before the rules run. */
+#ifndef ROCE_DOCTOR_CHECK_PROBE_H
+#define ROCE_DOCTOR_CHECK_PROBE_H
+
+#include "core/checks.h"
+
+#define CHECK_ENV_MAX 512
+
+struct check_probe {
+	struct module_list modules;
+	struct uverbs_probe uverbs;
+	struct user_info user;
+	struct memlock_rlimit rlimit;
+	struct pam_limits pam;
+	struct systemd_memlock systemd;
+	struct container_info container;
+	struct register_probe reg;
+	struct firewall_procs fw;
+	struct nft_ruleset nft;
+	struct ip_rule_list rules;
+	struct netdev_arp *arp;
+	struct gpu_list gpus;
+	struct nccl_conf nccl;
+	struct nccl_if_list hca;
+	char *environ_buf;           /* under --root: <root>/proc/self/environ */
+	char *envp[CHECK_ENV_MAX + 1];
+};
+
+/* Fills in from host and the sources under app->root_dir; user NULL: who we run as (live) or root (--root).
+ * Sources a --only/--skip selection leaves out are not read. 0, or -errno with why[] naming what failed. */
+int check_probe_read(struct check_probe *p, const char *root_dir, const char *user, const struct host *host,
+		     const struct findings *wanted, struct check_input *in, char *why, size_t why_size);
+void check_probe_free(struct check_probe *p);
+
+#endif

@@ -1,0 +1,171 @@
+/* memlock.*: can this process, a new login and a systemd service pin the memory RDMA registration needs. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/checks.h"
+
+/* Below this the 256 MiB NCCL-sized registration cannot succeed. */
+#define MEMLOCK_FAIL_BELOW (256ull << 20)
+
+static const char *value_text(const struct memlock_value *v, char *buf, size_t size)
+{
+	if (v->unlimited)
+		snprintf(buf, size, "unlimited");
+	else if (v->bytes >= (1ull << 20) && v->bytes % (1ull << 20) == 0)
+		snprintf(buf, size, "%llu MiB", (unsigned long long)(v->bytes >> 20));
+	else
+		snprintf(buf, size, "%llu KiB", (unsigned long long)(v->bytes >> 10));
+	return buf;
+}
+
+static bool in_container(const struct check_input *in)
+{
+	return in->container && in->container->kind[0];
+}
+
+static void pam_fix(const char *domain, char *fix, size_t size)
+{
+	snprintf(fix, size, "/etc/security/limits.d/99-nccl.conf:\n%s soft memlock unlimited\n%s hard memlock unlimited\n"
+		 "(then log in again: pam_limits applies at login)", domain, domain);
+}
+
+static void check_rlimit(const struct check_input *in, struct findings *out)
+{
+	const struct memlock_rlimit *r = in->rlimit;
+	char soft[32], hard[32], fix[640];
+	enum severity s;
+
+	if (!r || !findings_wanted(out, "memlock.limit"))
+		return;
+	if (!r->known) {
+		finding_add(out, "memlock.limit", SEVERITY_INFO, "/proc/self/limits", NULL,
+			    "Max locked memory could not be read: unknown");
+		return;
+	}
+	value_text(&r->soft, soft, sizeof(soft));
+	value_text(&r->hard, hard, sizeof(hard));
+	if (r->soft.unlimited) {
+		finding_add(out, "memlock.limit", SEVERITY_OK, "RLIMIT_MEMLOCK", NULL, "soft %s, hard %s", soft, hard);
+		return;
+	}
+	s = r->soft.bytes < MEMLOCK_FAIL_BELOW ? SEVERITY_FAIL : SEVERITY_WARN;
+	if (in_container(in))
+		snprintf(fix, sizeof(fix), "docker run --ulimit memlock=-1:-1 ...   # inside a %s container (seen in %s) "
+			 "the limit comes from the runtime, not from PAM or systemd; Kubernetes: the container "
+			 "runtime's default ulimits (containerd/CRI-O config)", in->container->kind,
+			 in->container->evidence);
+	else if (r->hard.unlimited)
+		snprintf(fix, sizeof(fix), "ulimit -l unlimited   # this shell and what it starts (the hard limit allows it)\n"
+			 "for every login: memlock.pam's limits.d file; for services and Jupyter: memlock.systemd's drop-in");
+	else
+		snprintf(fix, sizeof(fix), "sudo prlimit --pid $$ --memlock=unlimited:unlimited   # this shell only\n"
+			 "for every login: memlock.pam's limits.d file; for services and Jupyter: memlock.systemd's drop-in");
+	finding_add(out, "memlock.limit", s, "RLIMIT_MEMLOCK", fix,
+		    "locked memory limit is soft %s, hard %s%s", soft, hard,
+		    s == SEVERITY_FAIL ? ": too small to register NCCL's buffers (ibv_reg_mr: Cannot allocate memory)" :
+					 ": large registrations may still fail");
+}
+
+static void check_pam(const struct check_input *in, struct findings *out)
+{
+	struct pam_memlock m;
+	char fix[512], soft[32], hard[32], subject[300];
+	const struct limits_line *decider;
+
+	if (!in->pam || !in->user || !findings_wanted(out, "memlock.pam"))
+		return;
+	pam_limits_memlock(in->pam, in->user, &m);
+	if (m.no_limits) {
+		snprintf(subject, sizeof(subject), "%s:%u", m.no_limits->file, m.no_limits->line);
+		finding_add(out, "memlock.pam", SEVERITY_WARN, subject, "delete the line, or write:\n"
+			    "/etc/security/limits.d/99-nccl.conf:\n* soft memlock unlimited\n* hard memlock unlimited",
+			    "\"%s -\" applies to %s: pam_limits sets no limit at all, logins keep sshd's own", m.no_limits->domain,
+			    in->user->name);
+		return;
+	}
+	if (m.soft_line && m.hard_line && m.soft.unlimited && m.hard.unlimited) {
+		snprintf(subject, sizeof(subject), "%s:%u", m.soft_line->file, m.soft_line->line);
+		finding_add(out, "memlock.pam", SEVERITY_OK, subject, NULL, "logins of %s get memlock unlimited",
+			    in->user->name);
+		return;
+	}
+	/* A user or group line beats "*": the fix must name the user when such a line decides. */
+	decider = m.soft_line && strcmp(m.soft_line->domain, "*") ? m.soft_line :
+		  m.hard_line && strcmp(m.hard_line->domain, "*") ? m.hard_line : NULL;
+	pam_fix(decider ? in->user->name : "*", fix, sizeof(fix));
+	if (m.soft_line || m.hard_line) {
+		const struct limits_line *l = m.soft_line ? m.soft_line : m.hard_line;
+
+		snprintf(subject, sizeof(subject), "%s:%u", l->file, l->line);
+		finding_add(out, "memlock.pam", in_container(in) ? SEVERITY_INFO : SEVERITY_WARN, subject, fix,
+			    "logins of %s get memlock soft %s, hard %s%s", in->user->name,
+			    m.soft_line ? value_text(&m.soft, soft, sizeof(soft)) : "inherited",
+			    m.hard_line ? value_text(&m.hard, hard, sizeof(hard)) : "inherited",
+			    in_container(in) ? " (in a container PAM rarely applies: see memlock.limit)" : "");
+	} else {
+		finding_add(out, "memlock.pam", in_container(in) ? SEVERITY_INFO : SEVERITY_WARN,
+			    "/etc/security/limits.d", fix, "no memlock line in limits.conf or limits.d applies to %s: "
+			    "ssh logins keep sshd's limit (usually 8 MiB)", in->user->name);
+	}
+}
+
+static void check_systemd(const struct check_input *in, struct findings *out)
+{
+	const struct systemd_memlock *sd = in->systemd;
+	char soft[32], hard[32], subject[300];
+	static const char fix[] = "/etc/systemd/system.conf.d/90-memlock.conf:\n[Manager]\nDefaultLimitMEMLOCK=infinity\n"
+				  "systemctl daemon-reexec   # then restart the services (jupyter, slurmd, ...)";
+
+	if (!sd || !findings_wanted(out, "memlock.systemd"))
+		return;
+	if (sd->set && sd->soft.unlimited && sd->hard.unlimited) {
+		snprintf(subject, sizeof(subject), "%s:%u", sd->file, sd->line);
+		finding_add(out, "memlock.systemd", SEVERITY_OK, subject, NULL, "DefaultLimitMEMLOCK=infinity");
+		return;
+	}
+	if (sd->set) {
+		snprintf(subject, sizeof(subject), "%s:%u", sd->file, sd->line);
+		finding_add(out, "memlock.systemd", in_container(in) ? SEVERITY_INFO : SEVERITY_WARN, subject, fix,
+			    "DefaultLimitMEMLOCK is soft %s, hard %s: services (Jupyter, Slurm) get that",
+			    value_text(&sd->soft, soft, sizeof(soft)), value_text(&sd->hard, hard, sizeof(hard)));
+	} else {
+		finding_add(out, "memlock.systemd", in_container(in) ? SEVERITY_INFO : SEVERITY_WARN,
+			    "/etc/systemd/system.conf", fix, "DefaultLimitMEMLOCK is not set: services (Jupyter, Slurm) "
+			    "get systemd's default of 8 MiB");
+	}
+}
+
+static void check_register(const struct check_input *in, struct findings *out)
+{
+	const struct register_probe *r = in->reg;
+	char subject[96];
+
+	if (!r || !findings_wanted(out, "memlock.register"))
+		return;
+	if (!r->tried) {
+		finding_add(out, "memlock.register", SEVERITY_INFO, "ibv_reg_mr", NULL, "%s",
+			    in->live ? "not tried: no usable RDMA device" :
+				       "unknown: ibv_reg_mr runs only on the live host, not under --root");
+		return;
+	}
+	snprintf(subject, sizeof(subject), "%s", r->device[0] ? r->device : "ibv_reg_mr");
+	if (r->err == 0) {
+		finding_add(out, "memlock.register", SEVERITY_OK, subject, NULL, "registered %zu MiB with ibv_reg_mr",
+			    r->bytes >> 20);
+		return;
+	}
+	finding_add(out, "memlock.register", SEVERITY_FAIL, subject,
+		    r->err == -ENOMEM || r->err == -EPERM || r->err == -EAGAIN ?
+			    "raise the memlock limit: see memlock.limit (this shell), memlock.pam (logins), memlock.systemd (services)" :
+			    NULL,
+		    "ibv_reg_mr of %zu MiB failed: %s", r->bytes >> 20, strerror(-r->err));
+}
+
+void check_memlock(const struct check_input *in, struct findings *out)
+{
+	check_rlimit(in, out);
+	check_pam(in, out);
+	check_systemd(in, out);
+	check_register(in, out);
+}

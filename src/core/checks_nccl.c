@@ -1,0 +1,197 @@
+/* nccl.*: the NCCL settings NCCL will really see (environment, ~/.nccl.conf, /etc/nccl.conf), judged with
+ * NCCL's own matching against what exists here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/checks.h"
+
+bool nccl_hca_port_selected(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p)
+{
+	return nccl_if_list_selects(in->selection, d->name, (int)p->num);
+}
+
+/* How to change a setting where it comes from: an export, or the file line. */
+static void where_fix(const struct nccl_setting *s, const char *line, char *fix, size_t size)
+{
+	if (s->origin == NCCL_FROM_FILE)
+		snprintf(fix, size, "%s:%u: %s   # replace the line (the environment would override it)", s->file,
+			 s->line, line);
+	else
+		snprintf(fix, size, "export %s", line);
+}
+
+/* "=dev:port,..." of every usable RoCE port. */
+static size_t usable_ports(const struct check_input *in, char *buf, size_t size)
+{
+	const struct host *h = in->host;
+	size_t n = 0, len = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < h->device_count; i++)
+		for (size_t j = 0; j < h->devices[i].port_count; j++)
+			if (port_usable(in, &h->devices[i].ports[j]) && len < size) {
+				len += (size_t)snprintf(buf + len, size - len, "%s%s:%u", n ? "," : "=",
+							h->devices[i].name, h->devices[i].ports[j].num);
+				n++;
+			}
+	return n;
+}
+
+static void check_ib_hca(const struct check_input *in, struct findings *out)
+{
+	const struct host *h = in->host;
+	const struct nccl_setting *s = nccl_conf_get(in->nccl, "NCCL_IB_HCA");
+	struct nccl_if_candidate cand[256];
+	bool selected[256];
+	unsigned hits[NCCL_IB_HCA_ENTRIES_MAX];
+	struct nccl_if_list list;
+	size_t n = 0, chosen = 0;
+	char usable[512], line[600], fix[1024], missing[512] = "", subject[340];
+
+	if (!findings_wanted(out, "nccl.ib_hca"))
+		return;
+	if (!s) {
+		finding_add(out, "nccl.ib_hca", SEVERITY_OK, "NCCL_IB_HCA", NULL, "unset: NCCL uses every HCA");
+		return;
+	}
+	nccl_if_list_parse(s->value, NCCL_IB_HCA_ENTRIES_MAX, &list);
+	for (size_t i = 0; i < h->device_count; i++)
+		for (size_t j = 0; j < h->devices[i].port_count && n < 256; j++)
+			cand[n++] = (struct nccl_if_candidate){ h->devices[i].name, (int)h->devices[i].ports[j].num };
+	nccl_if_list_match(&list, cand, n, selected, hits);
+	for (size_t i = 0; i < n; i++)
+		chosen += selected[i];
+	for (size_t j = 0; j < list.count; j++) {
+		size_t len = strlen(missing);
+
+		if (!hits[j])
+			snprintf(missing + len, sizeof(missing) - len, "%s'%s'", len ? ", " : "", list.entries[j].prefix);
+	}
+	snprintf(subject, sizeof(subject), "NCCL_IB_HCA (%s)", s->source);
+	if (usable_ports(in, usable, sizeof(usable)))
+		snprintf(line, sizeof(line), "NCCL_IB_HCA=%s", usable);
+	else
+		snprintf(line, sizeof(line), "NCCL_IB_HCA=   # no usable RoCE port here: see port.* and gid.*");
+	where_fix(s, line, fix, sizeof(fix));
+	if (chosen == 0) {
+		finding_add(out, "nccl.ib_hca", SEVERITY_FAIL, subject, fix, "NCCL_IB_HCA=%s selects no HCA port here%s%s: "
+			    "NCCL falls back to sockets or fails", s->value, missing[0] ? "; no HCA matches " : "", missing);
+	} else if (missing[0] && !list.exclude) {
+		finding_add(out, "nccl.ib_hca", SEVERITY_FAIL, subject, fix, "NCCL_IB_HCA=%s: %s matches no HCA "
+			    "(NCCL matches each entry as a name prefix, '=' for exact names); %zu port(s) selected", s->value,
+			    missing, chosen);
+	} else if (missing[0]) {
+		finding_add(out, "nccl.ib_hca", SEVERITY_WARN, subject, fix, "NCCL_IB_HCA=%s: excluded %s matches no HCA",
+			    s->value, missing);
+	} else {
+		finding_add(out, "nccl.ib_hca", SEVERITY_OK, subject, NULL, "NCCL_IB_HCA=%s selects %zu port(s)",
+			    s->value, chosen);
+	}
+}
+
+static bool netdev_has_address(const struct netdev *nd)
+{
+	return nd->addrs_known && nd->addr_count > 0;
+}
+
+static bool loopback_or_docker(const char *name)
+{
+	return strcmp(name, "lo") == 0 || strncmp(name, "docker", 6) == 0;
+}
+
+/* The netdev of the first usable port with an address (or just the first usable port's netdev). */
+static const char *suggested_socket_if(const struct check_input *in)
+{
+	const struct host *h = in->host;
+	const char *fallback = NULL;
+
+	for (size_t i = 0; i < h->device_count; i++)
+		for (size_t j = 0; j < h->devices[i].port_count; j++) {
+			const struct rdma_port *p = &h->devices[i].ports[j];
+			const struct netdev *nd = p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL;
+
+			if (!nd || !port_usable(in, p))
+				continue;
+			if (netdev_has_address(nd))
+				return nd->name;
+			if (!fallback)
+				fallback = nd->name;
+		}
+	return fallback;
+}
+
+static void check_socket_ifname(const struct check_input *in, struct findings *out)
+{
+	const struct host *h = in->host;
+	const struct nccl_setting *s = nccl_conf_get(in->nccl, "NCCL_SOCKET_IFNAME");
+	struct nccl_if_list list;
+	size_t good = 0, bad = 0, unknown = 0;
+	char line[128], fix[600], subject[340], names[256] = "";
+	const char *suggest = suggested_socket_if(in);
+
+	if (!findings_wanted(out, "nccl.socket_ifname") || !s)
+		return;
+	nccl_if_list_parse(s->value, NCCL_SOCKET_IFNAME_ENTRIES_MAX, &list);
+	for (size_t i = 0; i < h->netdev_count; i++) {
+		const struct netdev *nd = &h->netdevs[i];
+		size_t len = strlen(names);
+
+		if (!nccl_if_list_selects(&list, nd->name, -1) || (strcmp(nd->operstate, "up") != 0 && !loopback_or_docker(nd->name)))
+			continue;
+		snprintf(names + len, sizeof(names) - len, "%s%s", len ? "," : "", nd->name);
+		if (loopback_or_docker(nd->name))
+			bad++;
+		else if (!nd->addrs_known)
+			unknown++;
+		else if (nd->addr_count)
+			good++;
+	}
+	snprintf(subject, sizeof(subject), "NCCL_SOCKET_IFNAME (%s)", s->source);
+	snprintf(line, sizeof(line), "NCCL_SOCKET_IFNAME==%s", suggest ? suggest : "IFACE");
+	where_fix(s, line, fix, sizeof(fix));
+	if (good)
+		finding_add(out, "nccl.socket_ifname", SEVERITY_OK, subject, NULL, "NCCL_SOCKET_IFNAME=%s matches %s",
+			    s->value, names);
+	else if (unknown)
+		finding_add(out, "nccl.socket_ifname", SEVERITY_INFO, subject, NULL, "NCCL_SOCKET_IFNAME=%s matches %s "
+			    "(up); whether it has an address is unknown under --root", s->value, names);
+	else if (bad)
+		finding_add(out, "nccl.socket_ifname", SEVERITY_FAIL, subject, fix, "NCCL_SOCKET_IFNAME=%s matches only "
+			    "%s: other nodes cannot reach this one there", s->value, names);
+	else
+		finding_add(out, "nccl.socket_ifname", SEVERITY_FAIL, subject, fix, "NCCL_SOCKET_IFNAME=%s matches no "
+			    "up interface with an address%s%s", s->value, names[0] ? " (up but no address: " : "",
+			    names[0] ? names : "");
+}
+
+static void check_ib_disable(const struct check_input *in, struct findings *out)
+{
+	const struct nccl_setting *s = nccl_conf_get(in->nccl, "NCCL_IB_DISABLE");
+	char usable[512], fix[600], subject[320];
+	size_t n = usable_ports(in, usable, sizeof(usable));
+
+	if (!findings_wanted(out, "nccl.ib_disable") || !s)
+		return;
+	snprintf(subject, sizeof(subject), "NCCL_IB_DISABLE (%s)", s->source);
+	if (atoi(s->value) == 0) {
+		finding_add(out, "nccl.ib_disable", SEVERITY_OK, subject, NULL, "NCCL_IB_DISABLE=%s: RDMA enabled", s->value);
+		return;
+	}
+	if (s->origin == NCCL_FROM_FILE)
+		snprintf(fix, sizeof(fix), "%s:%u: NCCL_IB_DISABLE=0   # replace the line", s->file, s->line);
+	else
+		snprintf(fix, sizeof(fix), "unset NCCL_IB_DISABLE   # or export NCCL_IB_DISABLE=0");
+	finding_add(out, "nccl.ib_disable", n ? SEVERITY_WARN : SEVERITY_INFO, subject, n ? fix : NULL,
+		    "NCCL_IB_DISABLE=%s: NCCL uses TCP sockets only%s%s", s->value,
+		    n ? " while usable RoCE ports exist: " : "", n ? usable + 1 : "");
+}
+
+void check_nccl(const struct check_input *in, struct findings *out)
+{
+	if (!in->nccl)
+		return;
+	check_ib_hca(in, out);
+	check_socket_ifname(in, out);
+	check_ib_disable(in, out);
+}

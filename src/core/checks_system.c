@@ -1,0 +1,153 @@
+/* rdma.uverbs, kernel.modules, gpu.peermem: the kernel pieces between an RDMA device and a process using it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/checks.h"
+
+static bool in_container(const struct check_input *in)
+{
+	return in->container && in->container->kind[0];
+}
+
+static const struct uverbs_dev *uverbs_of(const struct uverbs_probe *u, const char *ibdev)
+{
+	for (size_t i = 0; i < u->count; i++)
+		if (strcmp(u->devs[i].ibdev, ibdev) == 0)
+			return &u->devs[i];
+	return NULL;
+}
+
+static void check_uverbs(const struct check_input *in, struct findings *out)
+{
+	const struct host *h = in->host;
+	char fix[512], subject[128];
+
+	if (!in->uverbs || !findings_wanted(out, "rdma.uverbs"))
+		return;
+	for (size_t i = 0; i < h->device_count; i++) {
+		const struct uverbs_dev *u = uverbs_of(in->uverbs, h->devices[i].name);
+
+		if (!u) {
+			finding_add(out, "rdma.uverbs", SEVERITY_FAIL, h->devices[i].name,
+				    "modprobe ib_uverbs\necho ib_uverbs > /etc/modules-load.d/rdma.conf   # at every boot",
+				    "%s has no uverbs character device in /sys/class/infiniband_verbs: libibverbs cannot "
+				    "open it (ib_uverbs not loaded)", h->devices[i].name);
+			continue;
+		}
+		snprintf(subject, sizeof(subject), "/dev/infiniband/%s", u->name);
+		if (!u->node.exists) {
+			if (in_container(in))
+				snprintf(fix, sizeof(fix), "docker run --device=/dev/infiniband ...   # the %s container "
+					 "was started without the RDMA devices (podman: the same flag; Kubernetes: the "
+					 "RDMA device plugin resource)", in->container->kind);
+			else
+				snprintf(fix, sizeof(fix), "udevadm trigger --subsystem-match=infiniband_verbs   # udev "
+					 "creates the node; or: modprobe -r ib_uverbs && modprobe ib_uverbs");
+			finding_add(out, "rdma.uverbs", SEVERITY_FAIL, subject, fix,
+				    "%s (for %s) is missing: ibv_open_device fails", subject, h->devices[i].name);
+		} else if (u->node.access_known && !u->node.read_write) {
+			finding_add(out, "rdma.uverbs", SEVERITY_FAIL, subject,
+				    "chmod 0666 /dev/infiniband/uverbs*   # now; for every boot a udev rule:\n"
+				    "echo 'KERNEL==\"uverbs*\", MODE=\"0666\"' > /etc/udev/rules.d/90-rdma-uverbs.rules",
+				    "%s (for %s) is not readable and writable by %s", subject, h->devices[i].name,
+				    in->user ? in->user->name : "this user");
+		} else {
+			finding_add(out, "rdma.uverbs", SEVERITY_OK, subject, NULL, "%s for %s%s", subject,
+				    h->devices[i].name, u->node.access_known ? ", read-write" : " (exists; access not "
+				    "asked under --root)");
+		}
+	}
+	if (h->device_count && !in->uverbs->rdma_cm.exists)
+		finding_add(out, "rdma.uverbs", SEVERITY_WARN, "/dev/infiniband/rdma_cm",
+			    in_container(in) ? "docker run --device=/dev/infiniband ..." : "modprobe rdma_ucm",
+			    "/dev/infiniband/rdma_cm is missing: librdmacm (rdma_cm connections, some NCCL plugins) "
+			    "cannot work");
+}
+
+/* The kernel module that provides the RDMA device, from its PCI driver or its kind. */
+static const char *provider_module(const struct rdma_device *d)
+{
+	static const struct { const char *driver, *module; } table[] = {
+		{ "mlx5_core", "mlx5_ib" }, { "mlx4_core", "mlx4_ib" }, { "bnxt_en", "bnxt_re" },
+		{ "ice", "irdma" }, { "i40e", "irdma" }, { "qede", "qedr" }, { "hns3", "hns_roce_hw_v2" },
+		{ "erdma", "erdma" }, { "ionic", "ionic_rdma" },
+	};
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (strcmp(d->driver, table[i].driver) == 0)
+			return table[i].module;
+	if (strncmp(d->name, "rxe", 3) == 0 || (!d->pci_address[0] && d->parent[0] && strncmp(d->name, "siw", 3)))
+		return "rdma_rxe";
+	if (strncmp(d->name, "siw", 3) == 0)
+		return "siw";
+	return NULL;
+}
+
+static void check_one_module(const struct check_input *in, const char *module, const char *why, enum severity s,
+			     struct findings *out)
+{
+	char fix[256];
+
+	if (module_loaded(in->modules, module)) {
+		finding_add(out, "kernel.modules", SEVERITY_OK, module, NULL, "%s is loaded (%s)", module, why);
+		return;
+	}
+	snprintf(fix, sizeof(fix), "modprobe %s\necho %s >> /etc/modules-load.d/rdma.conf   # at every boot",
+		 module, module);
+	finding_add(out, "kernel.modules", s, module, fix, "%s is not loaded: %s", module, why);
+}
+
+static void check_modules(const struct check_input *in, struct findings *out)
+{
+	const struct host *h = in->host;
+
+	if (!in->modules || !findings_wanted(out, "kernel.modules"))
+		return;
+	if (!in->modules->proc_known) {
+		finding_add(out, "kernel.modules", SEVERITY_INFO, "/proc/modules", NULL,
+			    "/proc/modules could not be read: loaded modules unknown");
+		return;
+	}
+	check_one_module(in, "ib_uverbs", "libibverbs needs it for every device", SEVERITY_FAIL, out);
+	check_one_module(in, "rdma_ucm", "librdmacm needs it for rdma_cm connections", SEVERITY_WARN, out);
+	for (size_t i = 0; i < h->device_count; i++) {
+		const char *m = provider_module(&h->devices[i]);
+		bool seen = false;
+		char why[128];
+
+		for (size_t j = 0; m && j < i; j++)
+			seen |= provider_module(&h->devices[j]) == m;
+		if (!m || seen)
+			continue;
+		snprintf(why, sizeof(why), "the provider of %s", h->devices[i].name);
+		check_one_module(in, m, why, SEVERITY_FAIL, out);
+	}
+}
+
+static void check_peermem(const struct check_input *in, struct findings *out)
+{
+	if (!in->gpus || !in->modules || !findings_wanted(out, "gpu.peermem") || in->gpus->count == 0)
+		return;
+	if (!in->modules->proc_known) {
+		finding_add(out, "gpu.peermem", SEVERITY_INFO, "/proc/modules", NULL,
+			    "%zu NVIDIA GPU(s); whether nvidia_peermem is loaded is unknown", in->gpus->count);
+		return;
+	}
+	if (module_loaded(in->modules, "nvidia_peermem") || module_loaded(in->modules, "nv_peer_mem")) {
+		finding_add(out, "gpu.peermem", SEVERITY_OK, module_loaded(in->modules, "nvidia_peermem") ?
+			    "nvidia_peermem" : "nv_peer_mem", NULL, "%zu NVIDIA GPU(s), GPUDirect RDMA module loaded",
+			    in->gpus->count);
+		return;
+	}
+	finding_add(out, "gpu.peermem", SEVERITY_INFO, in->gpus->items[0].pci_address,
+		    "modprobe nvidia_peermem\necho nvidia_peermem > /etc/modules-load.d/nvidia-peermem.conf   # at every boot",
+		    "%zu NVIDIA GPU(s) but neither nvidia_peermem nor nv_peer_mem is loaded: NCCL stages GPU buffers "
+		    "through host memory (no GPUDirect RDMA)", in->gpus->count);
+}
+
+void check_system(const struct check_input *in, struct findings *out)
+{
+	check_uverbs(in, out);
+	check_modules(in, out);
+	check_peermem(in, out);
+}
