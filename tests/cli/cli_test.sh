@@ -111,8 +111,38 @@ expect "check --only keeps one area" 0 'gid.rocev2' -- --root "$FIX/cx6lx-2port"
 ! grep -qE 'netdev\.|port\.' "$out"; result "check --only drops the other areas" $?
 expect "check --skip drops an id" 0 'netdev.mtu' -- --root "$FIX/cx6lx-2port" check --skip netdev.ipv4
 ! grep -q 'netdev.ipv4' "$out"; result "check --skip drops exactly that id" $?
+# Under --root the NCCL environment is the tree's proc/self/environ, never this shell's.
 NCCL_IB_GID_INDEX=0 run --root "$FIX/cx6lx-2port" check
-[ "$rc" -eq 2 ] && grep -q 'points to the fe80:: link-local' "$out"; result "check: NCCL_IB_GID_INDEX=0 fails gid.env" $?
+[ "$rc" -eq 0 ] && ! grep -q 'FAIL  gid.env' "$out"; result "check --root ignores this shell's NCCL_IB_GID_INDEX" $?
+run --root "$FIX/check-env" check
+[ "$rc" -eq 2 ] && grep -q 'NCCL_IB_GID_INDEX=0 (environment) points to the fe80:: link-local' "$out"
+result "check: NCCL_IB_GID_INDEX=0 in the replayed environ fails gid.env" $?
+grep -q 'FAIL  nccl.socket_ifname .*matches only lo' "$out"; result "check: NCCL_SOCKET_IFNAME=lo fails nccl.socket_ifname" $?
+grep -q 'WARN  nccl.ib_disable .*mlx5_0:1,mlx5_1:1' "$out"; result "check: NCCL_IB_DISABLE=1 with usable ports warns" $?
+grep -q 'unset NCCL_IB_DISABLE' "$out"; result "check: nccl.ib_disable fix unsets it" $?
+! grep -q 'mlx5_1/1' "$out"; result "check: NCCL_IB_HCA=^mlx5_1 leaves mlx5_1 out of the port checks" $?
+run --root "$FIX/check-seed000" check
+[ "$rc" -eq 2 ] && grep -q "FAIL  nccl.ib_hca .*'mlx_1' matches no HCA" "$out"; result "check seed000: mlx_1 typo fails nccl.ib_hca" $?
+grep -q 'fix: /etc/nccl.conf:2: NCCL_IB_HCA==mlx5_0:1,mlx5_1:1' "$out"; result "check seed000: nccl.ib_hca fix is the corrected line" $?
+grep -q 'OK    gid.env .*NCCL_IB_GID_INDEX=5' "$out"; result "check seed000: gid.env from /etc/nccl.conf (first line wins)" $?
+grep -q 'WARN  firewall.firewalld .*process 1234' "$out" && grep -q 'firewall-cmd --permanent --zone=trusted --add-interface=ens19f0np0' "$out" \
+	&& grep -q 'systemctl disable --now firewalld' "$out"; result "check seed000: firewalld running warns with firewall-cmd lines" $?
+grep -q 'OK    memlock.pam .*99-nccl.conf:1' "$out" && grep -q 'OK    memlock.systemd .*90-memlock.conf' "$out" \
+	&& grep -q 'OK    memlock.limit' "$out"; result "check seed000: memlock fixed by its limits.d and system.conf.d files" $?
+grep -q 'INFO  memlock.register .*not under --root' "$out" && grep -q 'INFO  firewall.rules .*nftables' "$out"
+result "check seed000: netlink/verbs-only checks are unknown info under --root" $?
+grep -q 'OK    gpu.peermem' "$out" && grep -q 'OK    kernel.modules     mlx5_ib' "$out" && grep -q 'OK    rdma.uverbs' "$out"
+result "check seed000: peermem, modules and uverbs clean" $?
+run --root "$FIX/check-seed000" check --user alice --only memlock.pam
+[ "$rc" -eq 1 ] && grep -q 'WARN  memlock.pam .*limits.conf:11: logins of alice' "$out" \
+	&& grep -q 'alice soft memlock unlimited' "$out"; result "check: memlock.pam names the user whose line wins over '*'" $?
+bad "check unknown user" 3 "no user nobody-here" -- --root "$FIX/check-seed000" check --user nobody-here
+run --root "$FIX/check-fresh" check
+grep -q 'FAIL  memlock.limit .*64 KiB' "$out" && grep -q 'docker run --ulimit memlock=-1:-1' "$out"
+result "check fresh container: 64 KiB memlock fails with the runtime fix" $?
+grep -q 'WARN  kernel.modules     rdma_ucm' "$out" && grep -q 'FAIL  kernel.modules     ib_uverbs' "$out" && grep -q 'OK    kernel.modules     rdma_rxe' "$out"
+result "check fresh: missing ib_uverbs/rdma_ucm named, provider rdma_rxe ok" $?
+grep -q 'OK    firewall.firewalld' "$out" && grep -q 'DefaultLimitMEMLOCK is not set' "$out"; result "check fresh: no firewalld; systemd default reported" $?
 run --root "$FIX/ipv6-only" --json check
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=[x for x in d["findings"] if x["id"]=="netdev.ipv4"][0]; sys.exit(0 if d["verdict"]=="fail" and f["severity"]=="fail" and "ip addr add" in f["fix"] and f["area"]=="netdev" else 1)' "$out"
 result "check --json: verdict, finding with id, area, severity, fix" $?
