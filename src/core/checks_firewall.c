@@ -125,8 +125,9 @@ static void check_chain(const struct check_input *in, const struct nft_chain *c,
 			(*bad)++;
 		}
 	}
-	if (c->policy == CHAIN_POLICY_DROP && !st.udp_reported && !st.tcp_reported &&
-	    (!st.udp_accepted || !st.tcp_accepted)) {
+	st.udp_accepted |= st.udp_reported;   /* already reported: say the policy part once */
+	st.tcp_accepted |= st.tcp_reported;
+	if (c->policy == CHAIN_POLICY_DROP && (!st.udp_accepted || !st.tcp_accepted)) {
 		char subject[300], fix[1024];
 
 		snprintf(subject, sizeof(subject), "%s %s %s", nft_family_name(c->family), c->table, c->name);

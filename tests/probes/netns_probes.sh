@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # nftables and ip-rule readers against the real kernel, in a network namespace of our own so this machine's
 # firewall and routing are never touched. Needs root, iproute2 and nft (nftables), else skipped.
-# usage: netns_probes.sh NETCFG_PROBES_TEST FIXTURES_DIR   (TAP on stdout)
+# With ROCE_DOCTOR, also `check --only firewall` on the empty and on the loaded ruleset (the rules, not just
+# the reader).
+# usage: netns_probes.sh NETCFG_PROBES_TEST FIXTURES_DIR [ROCE_DOCTOR]   (TAP on stdout)
 set -u
-TEST_BIN=$1 FIXTURES=$2
+TEST_BIN=$1 FIXTURES=$2 RD=${3:-}
 ns="roce-doctor-probes-$$"
 if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v nft >/dev/null; then
 	echo "1..0 # SKIP needs root, iproute2 and nft for a network namespace with a ruleset"
@@ -30,6 +32,11 @@ run() {
 check() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=$((failed + 1)); fi; }
 
 run empty "$TEST_BIN" empty "$FIXTURES"
+if [ -n "$RD" ]; then
+	out=$(ip netns exec "$ns" "$RD" check --only firewall 2>&1); rc=$?
+	check "check firewall on an empty ruleset: ok, exit 0" \
+		'[ $rc -eq 0 ] && grep -q "OK    firewall.rules .*0 input chain" <<<"$out" && grep -q "OK    firewall.firewalld" <<<"$out"'
+fi
 
 # A firewalld-like inet table (input policy drop, RoCE v2 port dropped), an ip table, a nat table, a dormant one.
 ip netns exec "$ns" nft -f - <<'NFT'
@@ -75,6 +82,20 @@ ip -n "$ns" -6 rule add from 2001:db8:99::1 table 101 priority 10000
 check "ip rules added" '[ "$(ip -n "$ns" rule show | grep -c "lookup 10[02]")" -eq 2 ]'
 
 run loaded "$TEST_BIN" loaded "$FIXTURES"
+if [ -n "$RD" ]; then
+	out=$(ip netns exec "$ns" "$RD" check --only firewall 2>&1); rc=$?
+	check "check: the firewalld nftables table is seen (no process needed)" \
+		'grep -q "WARN  firewall.firewalld .*nftables table inet firewalld" <<<"$out"'
+	check "check: udp dport 4791 drop found with its handle and the nft fix" \
+		'grep -q "firewall.rules     inet firewalld filter_INPUT: rule handle [0-9]* drops RoCE v2 (udp dport 4791)" <<<"$out" &&
+		 grep -q "nft insert rule inet firewalld filter_INPUT udp dport 4791 accept" <<<"$out"'
+	check "check: 'ip protocol udp drop' also drops 4791" \
+		'grep -q "firewall.rules     ip t4 in: rule handle [0-9]* drops RoCE v2" <<<"$out"'
+	check "check: input policy drop without a TCP accept warns" \
+		'grep -q "WARN  firewall.rules     inet firewalld filter_INPUT: input policy drop; no plain rule accepts TCP" <<<"$out"'
+	check "check: the dormant table is not judged" '! grep -q "ip6 sleeping" <<<"$out"'
+	check "check firewall on the loaded ruleset: exit 1 (warn)" '[ $rc -eq 1 ]'
+fi
 
 # The same dump without CAP_NET_ADMIN: the kernel refuses, the reader says so.
 if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null &&

@@ -1,4 +1,6 @@
 /* Each check id fires on a host made wrong on purpose and stays quiet (ok) on a clean one. */
+#include <errno.h>
+
 #include "core/checks.h"
 #include "fixture_host.h"
 #include "tap.h"
@@ -231,6 +233,504 @@ static void only_and_skip_select_ids(void)
 	host_free(&host);
 }
 
+/* ---- the system checks: inputs built by hand, no I/O ---- */
+
+static void set_nccl(struct nccl_conf *conf, struct nccl_setting *items, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		items[i].effective = true;
+	conf->items = items;
+	conf->count = n;
+}
+
+static struct nccl_setting env_setting(const char *name, const char *value)
+{
+	struct nccl_setting s = { .origin = NCCL_FROM_ENV };
+
+	snprintf(s.name, sizeof(s.name), "%s", name);
+	snprintf(s.value, sizeof(s.value), "%s", value);
+	snprintf(s.source, sizeof(s.source), "environment");
+	return s;
+}
+
+static struct findings run_input(struct check_input *in)
+{
+	struct findings f = { 0 };
+
+	checks_run(in, &f);
+	return f;
+}
+
+static void uverbs_fails_on_a_missing_node_and_is_ok_when_present(void)
+{
+	struct host host;
+	struct uverbs_dev devs[2] = { { .name = "uverbs0", .ibdev = "mlx5_0", .node = { .exists = true } },
+				      { .name = "uverbs1", .ibdev = "mlx5_1", .node = { .exists = false } } };
+	struct uverbs_probe u = { .devs = devs, .count = 2, .rdma_cm = { .exists = true } };
+	struct container_info docker = { .kind = "docker", .evidence = "/.dockerenv" };
+	struct check_input in = { .family = AF_INET, .uverbs = &u };
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	in.host = &host;
+	f = run_input(&in);
+	it = first_of(&f, "rdma.uverbs", SEVERITY_FAIL);
+	CHECK(it && strcmp(it->subject, "/dev/infiniband/uverbs1") == 0 && strstr(it->fix, "udevadm trigger"));
+	findings_free(&f);
+	in.container = &docker;
+	f = run_input(&in);
+	it = first_of(&f, "rdma.uverbs", SEVERITY_FAIL);
+	CHECK(it && strstr(it->fix, "--device=/dev/infiniband"));
+	findings_free(&f);
+	devs[1].node.exists = true;
+	devs[1].node.access_known = devs[0].node.access_known = true;
+	devs[0].node.read_write = true;
+	f = run_input(&in);
+	it = first_of(&f, "rdma.uverbs", SEVERITY_FAIL);
+	CHECK(it && strstr(it->message, "not readable and writable") && strstr(it->fix, "90-rdma-uverbs.rules"));
+	findings_free(&f);
+	devs[1].node.read_write = true;
+	f = run_input(&in);
+	CHECK(worst_of(&f, "rdma.uverbs") == SEVERITY_OK);
+	findings_free(&f);
+	host_free(&host);
+}
+
+static void kernel_modules_names_the_missing_provider(void)
+{
+	struct host host;
+	struct kernel_module mods[3] = { { .name = "ib_uverbs" }, { .name = "rdma_ucm" }, { .name = "ib_core" } };
+	struct module_list list = { .items = mods, .count = 3, .proc_known = true };
+	struct check_input in = { .family = AF_INET, .modules = &list };
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	in.host = &host;
+	f = run_input(&in);
+	it = first_of(&f, "kernel.modules", SEVERITY_FAIL);
+	CHECK(it && strcmp(it->subject, "mlx5_ib") == 0 && strstr(it->fix, "modprobe mlx5_ib"));
+	findings_free(&f);
+	snprintf(mods[2].name, sizeof(mods[2].name), "mlx5_ib");
+	f = run_input(&in);
+	CHECK(worst_of(&f, "kernel.modules") == SEVERITY_OK);
+	findings_free(&f);
+	list.proc_known = false;
+	f = run_input(&in);
+	CHECK(worst_of(&f, "kernel.modules") == SEVERITY_INFO);
+	findings_free(&f);
+	host_free(&host);
+}
+
+static void gpu_peermem_is_info_without_the_module(void)
+{
+	struct host host;
+	struct nvidia_gpu gpu = { .pci_address = "0000:3b:00.0", .device_id = 0x2330 };
+	struct gpu_list gpus = { .items = &gpu, .count = 1 };
+	struct kernel_module mods[1] = { { .name = "nvidia" } };
+	struct module_list list = { .items = mods, .count = 1, .proc_known = true };
+	struct check_input in = { .family = AF_INET, .gpus = &gpus };
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	in.host = &host;
+	in.modules = &list;
+	f = run_input(&in);
+	it = first_of(&f, "gpu.peermem", SEVERITY_INFO);
+	CHECK(it && strstr(it->fix, "modprobe nvidia_peermem"));
+	findings_free(&f);
+	snprintf(mods[0].name, sizeof(mods[0].name), "nvidia_peermem");
+	f = run_input(&in);
+	CHECK(worst_of(&f, "gpu.peermem") == SEVERITY_OK);
+	findings_free(&f);
+	gpus.count = 0;
+	f = run_input(&in);
+	CHECK(worst_of(&f, "gpu.peermem") == -1);
+	findings_free(&f);
+	host_free(&host);
+}
+
+static void memlock_limit_fails_small_warns_large_ok_unlimited(void)
+{
+	struct host host;
+	struct memlock_rlimit r = { .known = true, .soft = { .bytes = 64 << 10 }, .hard = { .bytes = 64 << 10 } };
+	struct container_info docker = { .kind = "docker", .evidence = "/.dockerenv" };
+	struct check_input in = { .family = AF_INET, .rlimit = &r };
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	in.host = &host;
+	f = run_input(&in);
+	it = first_of(&f, "memlock.limit", SEVERITY_FAIL);
+	CHECK(it && strstr(it->message, "64 KiB") && strstr(it->fix, "prlimit --pid $$ --memlock=unlimited:unlimited"));
+	findings_free(&f);
+	in.container = &docker;
+	f = run_input(&in);
+	it = first_of(&f, "memlock.limit", SEVERITY_FAIL);
+	CHECK(it && strstr(it->fix, "docker run --ulimit memlock=-1:-1"));
+	findings_free(&f);
+	in.container = NULL;
+	r.soft.bytes = 1ull << 30;
+	r.hard.unlimited = true;
+	f = run_input(&in);
+	it = first_of(&f, "memlock.limit", SEVERITY_WARN);
+	CHECK(it && strstr(it->fix, "ulimit -l unlimited"));
+	findings_free(&f);
+	r.soft.unlimited = true;
+	f = run_input(&in);
+	CHECK(worst_of(&f, "memlock.limit") == SEVERITY_OK);
+	findings_free(&f);
+	host_free(&host);
+}
+
+static struct limits_line limits_line(const char *file, unsigned line, const char *domain, enum memlock_type type,
+				      bool unlimited, uint64_t bytes)
+{
+	struct limits_line l = { .line = line, .kind = LIMITS_LINE_MEMLOCK, .type = type,
+				 .value = { .unlimited = unlimited, .bytes = bytes } };
+
+	snprintf(l.file, sizeof(l.file), "%s", file);
+	snprintf(l.domain, sizeof(l.domain), "%s", domain);
+	return l;
+}
+
+static void memlock_pam_warns_without_an_unlimited_line_for_the_user(void)
+{
+	struct host host;
+	struct user_info alice = { .name = "alice", .uid = 1001, .gid = 1001, .home = "/home/alice" };
+	struct limits_line lines[3];
+	struct pam_limits pam = { .lines = lines, .count = 0 };
+	struct check_input in = { .family = AF_INET, .pam = &pam, .user = &alice };
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	in.host = &host;
+	f = run_input(&in);
+	it = first_of(&f, "memlock.pam", SEVERITY_WARN);
+	CHECK(it && strstr(it->fix, "/etc/security/limits.d/99-nccl.conf:\n* soft memlock unlimited\n* hard memlock unlimited"));
+	findings_free(&f);
+	lines[0] = limits_line("/etc/security/limits.d/99-nccl.conf", 1, "*", MEMLOCK_BOTH, true, 0);
+	pam.count = 1;
+	f = run_input(&in);
+	CHECK(worst_of(&f, "memlock.pam") == SEVERITY_OK);
+	findings_free(&f);
+	/* a user line beats "*" wherever it is: the fix must name alice */
+	lines[0] = limits_line("/etc/security/limits.conf", 11, "alice", MEMLOCK_BOTH, false, 65536);
+	lines[1] = limits_line("/etc/security/limits.d/99-nccl.conf", 1, "*", MEMLOCK_BOTH, true, 0);
+	pam.count = 2;
+	f = run_input(&in);
+	it = first_of(&f, "memlock.pam", SEVERITY_WARN);
+	CHECK(it && strcmp(it->subject, "/etc/security/limits.conf:11") == 0 && strstr(it->fix, "alice soft memlock unlimited"));
+	findings_free(&f);
+	host_free(&host);
+}
+
+static void memlock_systemd_warns_unless_infinity(void)
+{
+	struct host host;
+	struct systemd_memlock sd = { .set = false };
+	struct check_input in = { .family = AF_INET, .systemd = &sd };
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	in.host = &host;
+	f = run_input(&in);
+	it = first_of(&f, "memlock.systemd", SEVERITY_WARN);
+	CHECK(it && strstr(it->fix, "/etc/systemd/system.conf.d/90-memlock.conf:\n[Manager]\nDefaultLimitMEMLOCK=infinity\n"
+			   "systemctl daemon-reexec"));
+	findings_free(&f);
+	sd.set = true;
+	sd.soft.bytes = sd.hard.bytes = 8 << 20;
+	snprintf(sd.file, sizeof(sd.file), "/etc/systemd/system.conf");
+	sd.line = 7;
+	f = run_input(&in);
+	it = first_of(&f, "memlock.systemd", SEVERITY_WARN);
+	CHECK(it && strstr(it->message, "8 MiB") && strcmp(it->subject, "/etc/systemd/system.conf:7") == 0);
+	findings_free(&f);
+	sd.soft.unlimited = sd.hard.unlimited = true;
+	f = run_input(&in);
+	CHECK(worst_of(&f, "memlock.systemd") == SEVERITY_OK);
+	findings_free(&f);
+	host_free(&host);
+}
+
+static void memlock_register_reports_errno_and_unknown(void)
+{
+	struct host host;
+	struct register_probe reg = { .tried = true, .err = -ENOMEM, .device = "mlx5_0", .bytes = 256u << 20 };
+	struct check_input in = { .family = AF_INET, .reg = &reg, .live = true };
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	in.host = &host;
+	f = run_input(&in);
+	it = first_of(&f, "memlock.register", SEVERITY_FAIL);
+	CHECK(it && strstr(it->message, "256 MiB") && strstr(it->message, strerror(ENOMEM)) && it->fix);
+	findings_free(&f);
+	reg.err = 0;
+	f = run_input(&in);
+	CHECK(worst_of(&f, "memlock.register") == SEVERITY_OK);
+	findings_free(&f);
+	reg.tried = false;
+	in.live = false;
+	f = run_input(&in);
+	it = first_of(&f, "memlock.register", SEVERITY_INFO);
+	CHECK(it && strstr(it->message, "--root"));
+	findings_free(&f);
+	host_free(&host);
+}
+
+static void firewalld_warns_from_the_process_or_its_table(void)
+{
+	struct host host;
+	struct firewall_procs fw = { .firewalld_running = true, .firewalld_pid = 1234 };
+	struct nft_table table = { .family = 1, .name = "firewalld" };
+	struct nft_ruleset rs = { .known = true };
+	struct check_input in = { .family = AF_INET, .fw_procs = &fw, .nft = &rs };
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	in.host = &host;
+	f = run_input(&in);
+	it = first_of(&f, "firewall.firewalld", SEVERITY_WARN);
+	CHECK(it && strstr(it->fix, "firewall-cmd --permanent --zone=trusted --add-interface=ens19f1np1") &&
+	      strstr(it->fix, "--add-port=4791/udp") && strstr(it->fix, "firewall-cmd --reload") &&
+	      strstr(it->fix, "systemctl disable --now firewalld"));
+	findings_free(&f);
+	fw.firewalld_running = false;
+	rs.tables = &table;
+	rs.table_count = 1;
+	f = run_input(&in);
+	it = first_of(&f, "firewall.firewalld", SEVERITY_WARN);
+	CHECK(it && strstr(it->message, "nftables table"));
+	findings_free(&f);
+	rs.table_count = 0;
+	f = run_input(&in);
+	CHECK(worst_of(&f, "firewall.firewalld") == SEVERITY_OK);
+	CHECK(worst_of(&f, "firewall.rules") == SEVERITY_OK);
+	findings_free(&f);
+	host_free(&host);
+}
+
+static void firewall_rules_finds_drops_of_tcp_and_4791(void)
+{
+	struct host host;
+	struct nft_table table = { .family = 1, .name = "filter" };
+	struct nft_chain chain = { .family = 1, .table = "filter", .name = "input", .hook = CHAIN_HOOK_INPUT,
+				   .policy = CHAIN_POLICY_ACCEPT, .type = "filter", .first_rule = 0, .rule_count = 2 };
+	struct nft_rule rules[2] = {
+		{ .chain = 0, .handle = 3, .verdict = RULE_VERDICT_ACCEPT, .l4proto = 6, .dport = 22 },
+		{ .chain = 0, .handle = 4, .verdict = RULE_VERDICT_DROP, .l4proto = 17, .dport = 4791 },
+	};
+	struct nft_ruleset rs = { .known = true, .tables = &table, .table_count = 1, .chains = &chain, .chain_count = 1,
+				  .rules = rules, .rule_count = 2 };
+	struct firewall_procs fw = { 0 };
+	struct check_input in = { .family = AF_INET, .fw_procs = &fw, .nft = &rs };
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("softroce", &host) == 0);   /* Soft-RoCE: UDP 4791 passes netfilter */
+	in.host = &host;
+	f = run_input(&in);
+	it = first_of(&f, "firewall.rules", SEVERITY_FAIL);
+	CHECK(it && strcmp(it->subject, "inet filter input") == 0 && strstr(it->message, "udp dport 4791") &&
+	      strstr(it->fix, "nft insert rule inet filter input udp dport 4791 accept"));
+	findings_free(&f);
+	rules[1].l4proto = 6;
+	rules[1].dport = -1;
+	f = run_input(&in);
+	it = first_of(&f, "firewall.rules", SEVERITY_FAIL);
+	CHECK(it && strstr(it->message, "TCP") && strstr(it->fix, "tcp dport"));
+	findings_free(&f);
+	rules[1].verdict = RULE_VERDICT_ACCEPT;
+	f = run_input(&in);
+	CHECK(worst_of(&f, "firewall.rules") == SEVERITY_OK);
+	findings_free(&f);
+	chain.policy = CHAIN_POLICY_DROP;
+	f = run_input(&in);
+	it = first_of(&f, "firewall.rules", SEVERITY_WARN);
+	CHECK(it && strstr(it->message, "policy drop") && strstr(it->message, "udp 4791"));
+	findings_free(&f);
+	rs.known = false;
+	f = run_input(&in);
+	CHECK(worst_of(&f, "firewall.rules") == SEVERITY_INFO);
+	findings_free(&f);
+	host_free(&host);
+}
+
+static void add_v4(struct netdev *nd, unsigned a, unsigned b, unsigned c, unsigned d, unsigned len)
+{
+	struct ip_address *ip;
+
+	free(nd->addrs);
+	nd->addrs = calloc(1, sizeof(*nd->addrs));
+	if (!nd->addrs)
+		return;
+	ip = nd->addrs;
+	ip->family = AF_INET;
+	ip->addr.s6_addr[10] = ip->addr.s6_addr[11] = 0xff;
+	ip->addr.s6_addr[12] = (unsigned char)a;
+	ip->addr.s6_addr[13] = (unsigned char)b;
+	ip->addr.s6_addr[14] = (unsigned char)c;
+	ip->addr.s6_addr[15] = (unsigned char)d;
+	ip->prefix_len = len;
+	nd->addr_count = 1;
+	nd->addrs_known = true;
+}
+
+static void same_subnet_warns_without_arp_sysctls_or_rules(void)
+{
+	struct host host;
+	struct netdev_arp arp[2] = { { .netdev = "ens19f0np0", .known = true }, { .netdev = "ens19f1np1", .known = true } };
+	struct ip_rule_list rules = { .known = true };
+	struct check_input in = { .family = AF_INET, .arp = arp, .arp_count = 2, .ip_rules = &rules };
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	in.host = &host;
+	f = run_input(&in);
+	CHECK(worst_of(&f, "net.same_subnet") == SEVERITY_INFO);   /* addresses unknown under --root */
+	findings_free(&f);
+	add_v4(netdev_of(&host, "ens19f0np0"), 192, 168, 88, 1, 24);
+	add_v4(netdev_of(&host, "ens19f1np1"), 192, 168, 88, 11, 24);
+	f = run_input(&in);
+	it = first_of(&f, "net.same_subnet", SEVERITY_WARN);
+	CHECK(it && strstr(it->fix, "net.ipv4.conf.ens19f1np1.arp_ignore=1") &&
+	      strstr(it->fix, "net.ipv4.conf.ens19f0np0.arp_announce=2") &&
+	      strstr(it->fix, "ip route add 192.168.88.0/24 dev ens19f1np1 src 192.168.88.11 table 102") &&
+	      strstr(it->fix, "ip rule add from 192.168.88.1 table 101"));
+	findings_free(&f);
+	for (int i = 0; i < 2; i++) {
+		arp[i].value.ignore = 1;
+		arp[i].value.announce = 2;
+	}
+	f = run_input(&in);
+	CHECK(worst_of(&f, "net.same_subnet") == SEVERITY_OK);
+	findings_free(&f);
+	arp[0].value.ignore = 0;
+	add_v4(netdev_of(&host, "ens19f1np1"), 192, 168, 89, 11, 24);
+	f = run_input(&in);
+	CHECK(worst_of(&f, "net.same_subnet") == -1);   /* different subnets: nothing to say */
+	findings_free(&f);
+	host_free(&host);
+}
+
+static void nccl_ib_hca_finds_the_mlx_1_typo_and_selects_ports(void)
+{
+	struct host host;
+	struct nccl_setting items[2];
+	struct nccl_conf conf = { 0 };
+	struct nccl_if_list hca;
+	struct check_input in = { .family = AF_INET, .nccl = &conf };
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	in.host = &host;
+	items[0] = env_setting("NCCL_IB_HCA", "mlx5_0,mlx_1");
+	items[1] = env_setting("NCCL_IB_GID_INDEX", "0");
+	set_nccl(&conf, items, 1);
+	nccl_if_list_parse(items[0].value, NCCL_IB_HCA_ENTRIES_MAX, &hca);
+	in.selection = &hca;
+	in.port_selected = nccl_hca_port_selected;
+	in.gid_index_value = "0";
+	f = run_input(&in);
+	it = first_of(&f, "nccl.ib_hca", SEVERITY_FAIL);
+	CHECK(it && strstr(it->message, "'mlx_1'") && strcmp(it->fix, "export NCCL_IB_HCA==mlx5_0:1,mlx5_1:1") == 0);
+	/* the selection drives the port checks: only mlx5_0 is judged by gid.env */
+	it = first_of(&f, "gid.env", SEVERITY_FAIL);
+	CHECK(it && strcmp(it->subject, "mlx5_0/1") == 0);
+	for (size_t i = 0; i < f.count; i++)
+		CHECK(strcmp(f.items[i].subject, "mlx5_1/1") != 0);
+	findings_free(&f);
+	snprintf(items[0].value, sizeof(items[0].value), "=mlx5_1:2");
+	nccl_if_list_parse(items[0].value, NCCL_IB_HCA_ENTRIES_MAX, &hca);
+	f = run_input(&in);
+	it = first_of(&f, "nccl.ib_hca", SEVERITY_FAIL);
+	CHECK(it && strstr(it->message, "selects no HCA port"));
+	findings_free(&f);
+	snprintf(items[0].value, sizeof(items[0].value), "mlx5_0:1,mlx5_1");
+	nccl_if_list_parse(items[0].value, NCCL_IB_HCA_ENTRIES_MAX, &hca);
+	f = run_input(&in);
+	CHECK(worst_of(&f, "nccl.ib_hca") == SEVERITY_OK);
+	findings_free(&f);
+	snprintf(items[0].value, sizeof(items[0].value), "^mlx5_1");
+	nccl_if_list_parse(items[0].value, NCCL_IB_HCA_ENTRIES_MAX, &hca);
+	f = run_input(&in);
+	CHECK(worst_of(&f, "nccl.ib_hca") == SEVERITY_OK);
+	findings_free(&f);
+	host_free(&host);
+}
+
+static void nccl_file_setting_fix_names_the_line(void)
+{
+	struct host host;
+	struct nccl_setting item = env_setting("NCCL_IB_HCA", "mlx5_0,mlx_1");
+	struct nccl_conf conf = { 0 };
+	struct check_input in = { .family = AF_INET, .nccl = &conf };
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	in.host = &host;
+	item.origin = NCCL_FROM_FILE;
+	snprintf(item.file, sizeof(item.file), "/etc/nccl.conf");
+	item.line = 2;
+	snprintf(item.source, sizeof(item.source), "/etc/nccl.conf:2");
+	set_nccl(&conf, &item, 1);
+	f = run_input(&in);
+	it = first_of(&f, "nccl.ib_hca", SEVERITY_FAIL);
+	CHECK(it && strstr(it->subject, "/etc/nccl.conf:2") && strstr(it->fix, "/etc/nccl.conf:2: NCCL_IB_HCA==mlx5_0:1,mlx5_1:1"));
+	findings_free(&f);
+	host_free(&host);
+}
+
+static void nccl_socket_ifname_and_ib_disable(void)
+{
+	struct host host;
+	struct nccl_setting items[2];
+	struct nccl_conf conf = { 0 };
+	struct check_input in = { .family = AF_INET, .nccl = &conf };
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	in.host = &host;
+	add_v4(netdev_of(&host, "ens19f0np0"), 192, 168, 88, 1, 24);
+	add_v4(netdev_of(&host, "ens19f1np1"), 192, 168, 88, 11, 24);
+	netdev_of(&host, "eno1")->addrs_known = true;   /* up, no address */
+	netdev_of(&host, "lo")->addrs_known = true;
+	items[0] = env_setting("NCCL_SOCKET_IFNAME", "eth");
+	items[1] = env_setting("NCCL_IB_DISABLE", "1");
+	set_nccl(&conf, items, 2);
+	f = run_input(&in);
+	it = first_of(&f, "nccl.socket_ifname", SEVERITY_FAIL);
+	CHECK(it && strstr(it->message, "matches no up interface") && strcmp(it->fix, "export NCCL_SOCKET_IFNAME==ens19f0np0") == 0);
+	it = first_of(&f, "nccl.ib_disable", SEVERITY_WARN);
+	CHECK(it && strstr(it->message, "mlx5_0:1,mlx5_1:1") && strstr(it->fix, "unset NCCL_IB_DISABLE"));
+	findings_free(&f);
+	snprintf(items[0].value, sizeof(items[0].value), "lo");
+	f = run_input(&in);
+	it = first_of(&f, "nccl.socket_ifname", SEVERITY_FAIL);
+	CHECK(it && strstr(it->message, "matches only lo"));
+	findings_free(&f);
+	snprintf(items[0].value, sizeof(items[0].value), "ens19f0");
+	snprintf(items[1].value, sizeof(items[1].value), "0");
+	f = run_input(&in);
+	CHECK(worst_of(&f, "nccl.socket_ifname") == SEVERITY_OK);
+	CHECK(worst_of(&f, "nccl.ib_disable") == SEVERITY_OK);
+	findings_free(&f);
+	host_free(&host);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -244,5 +744,18 @@ int main(int argc, char **argv)
 	RUN(infiniband_port_is_info);
 	RUN(gid_env_fails_on_link_local_v1_empty_and_blank);
 	RUN(only_and_skip_select_ids);
+	RUN(uverbs_fails_on_a_missing_node_and_is_ok_when_present);
+	RUN(kernel_modules_names_the_missing_provider);
+	RUN(gpu_peermem_is_info_without_the_module);
+	RUN(memlock_limit_fails_small_warns_large_ok_unlimited);
+	RUN(memlock_pam_warns_without_an_unlimited_line_for_the_user);
+	RUN(memlock_systemd_warns_unless_infinity);
+	RUN(memlock_register_reports_errno_and_unknown);
+	RUN(firewalld_warns_from_the_process_or_its_table);
+	RUN(firewall_rules_finds_drops_of_tcp_and_4791);
+	RUN(same_subnet_warns_without_arp_sysctls_or_rules);
+	RUN(nccl_ib_hca_finds_the_mlx_1_typo_and_selects_ports);
+	RUN(nccl_file_setting_fix_names_the_line);
+	RUN(nccl_socket_ifname_and_ib_disable);
 	TAP_DONE();
 }
