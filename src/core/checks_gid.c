@@ -85,11 +85,14 @@ static void check_env_index(const struct check_input *in, struct findings *out)
 {
 	const struct host *h = in->host;
 	int suggested = common_suggestion(in);
-	char fix[256], *end;
+	char fix[640], *end;
 	unsigned long index;
 	const char *v = in->gid_index_value;
 
-	if (suggested >= 0)
+	if (suggested >= 0 && v && in->gid_index_source && strcmp(in->gid_index_source, "environment") != 0)
+		snprintf(fix, sizeof(fix), "%s: NCCL_IB_GID_INDEX=%d   # replace the line (export NCCL_IB_GID_INDEX=%d "
+			 "would override it)", in->gid_index_source, suggested, suggested);
+	else if (suggested >= 0)
 		snprintf(fix, sizeof(fix), "export NCCL_IB_GID_INDEX=%d", suggested);
 	else
 		snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX   # NCCL >= 2.21 picks a RoCE v2 GID per HCA; the "

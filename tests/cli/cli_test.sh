@@ -136,6 +136,10 @@ result "check seed000: peermem, modules and uverbs clean" $?
 run --root "$FIX/check-seed000" check --user alice --only memlock.pam
 [ "$rc" -eq 1 ] && grep -q 'WARN  memlock.pam .*limits.conf:11: logins of alice' "$out" \
 	&& grep -q 'alice soft memlock unlimited' "$out"; result "check: memlock.pam names the user whose line wins over '*'" $?
+run --root "$FIX/check-seed000" check --user tutu --only gid.env
+[ "$rc" -eq 2 ] && grep -q 'NCCL_IB_GID_INDEX=3 (/home/tutu/.nccl.conf:1) points to the fe80:: link-local' "$out" \
+	&& grep -q 'fix: /home/tutu/.nccl.conf:1: NCCL_IB_GID_INDEX=5' "$out"
+result "check --user tutu: ~/.nccl.conf beats /etc/nccl.conf, gid.env names the file line and fixes it" $?
 bad "check unknown user" 3 "no user nobody-here" -- --root "$FIX/check-seed000" check --user nobody-here
 run --root "$FIX/check-fresh" check
 grep -q 'FAIL  memlock.limit .*64 KiB' "$out" && grep -q 'docker run --ulimit memlock=-1:-1' "$out"
