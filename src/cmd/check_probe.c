@@ -106,7 +106,13 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 		in->systemd = &p->systemd;
 	}
 	if (wants(wanted, "firewall.firewalld") || wants(wanted, "firewall.rules")) {
+		char range[64];
+		unsigned lo, hi;
+
 		firewall_procs_read(&root, &p->fw, notes);
+		if (rootfs_read(&root, range, sizeof(range), "proc/sys/net/ipv4/ip_local_port_range") > 0 &&
+		    sscanf(range, "%u %u", &lo, &hi) == 2 && lo <= hi && hi <= 65535)
+			snprintf(in->port_range, sizeof(in->port_range), "%u-%u", lo, hi);
 		in->fw_procs = &p->fw;
 		in->nft_err = nft_ruleset_read(&root, &p->nft);
 		in->nft = &p->nft;

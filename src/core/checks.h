@@ -60,6 +60,7 @@ struct check_input {
 	size_t arp_count;
 	const struct gpu_list *gpus;
 	const struct nccl_conf *nccl;
+	char port_range[32];                   /* net.ipv4.ip_local_port_range as "32768-60999"; empty: unknown */
 };
 
 /* Every check, in report order. */

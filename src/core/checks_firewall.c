@@ -15,6 +15,12 @@ static bool has_soft_roce(const struct host *h)
 	return false;
 }
 
+/* NCCL's bootstrap and socket listeners bind port 0: the kernel picks them from ip_local_port_range. */
+static const char *ephemeral(const struct check_input *in)
+{
+	return in->port_range[0] ? in->port_range : "32768-60999";
+}
+
 static bool nft_has_firewalld(const struct nft_ruleset *rs)
 {
 	for (size_t i = 0; rs && rs->known && i < rs->table_count; i++)
@@ -51,11 +57,12 @@ static void check_firewalld(const struct check_input *in, struct findings *out)
 	if (len < sizeof(fix))
 		snprintf(fix + len, sizeof(fix) - len,
 			 "or open the ports (RoCE v2, torchrun's --master-port, NCCL's bootstrap and socket ports, "
-			 "which come from the ephemeral range):\n"
-			 "firewall-cmd --permanent --add-port=4791/udp --add-port=29500/tcp --add-port=32768-60999/tcp\n"
+			 "which come from the ephemeral range%s):\n"
+			 "firewall-cmd --permanent --add-port=4791/udp --add-port=29500/tcp --add-port=%s/tcp\n"
 			 "firewall-cmd --reload\n"
 			 "or stop it (it comes back at boot unless disabled):\n"
-			 "systemctl disable --now firewalld");
+			 "systemctl disable --now firewalld", in->port_range[0] ? " net.ipv4.ip_local_port_range" :
+			 ", Linux's default: ip_local_port_range unread", ephemeral(in));
 	finding_add(out, "firewall.firewalld", SEVERITY_WARN, "firewalld", fix,
 		    "firewalld is running (%s): its default zone rejects NCCL's bootstrap TCP ports%s", evidence,
 		    has_soft_roce(h) ? " and Soft-RoCE's UDP 4791" : "");
@@ -88,9 +95,9 @@ static void report_rule(const struct check_input *in, const struct nft_chain *c,
 		if (!has_soft_roce(in->host))
 			s = SEVERITY_INFO;     /* hardware RoCE bypasses netfilter: only Soft-RoCE is cut */
 	} else {
-		snprintf(fix, sizeof(fix), "nft insert rule %s %s %s tcp dport { 29500, 32768-60999 } accept   # "
+		snprintf(fix, sizeof(fix), "nft insert rule %s %s %s tcp dport { 29500, %s } accept   # "
 			 "torchrun's port and the ephemeral range NCCL's bootstrap uses", nft_family_name(c->family),
-			 c->table, c->name);
+			 c->table, c->name, ephemeral(in));
 	}
 	finding_add(out, "firewall.rules", s, subject, fix, "rule handle %llu %ss %s%s%s",
 		    (unsigned long long)r->handle, rule_verdict_name(r->verdict),
@@ -132,8 +139,9 @@ static void check_chain(const struct check_input *in, const struct nft_chain *c,
 
 		snprintf(subject, sizeof(subject), "%s %s %s", nft_family_name(c->family), c->table, c->name);
 		snprintf(fix, sizeof(fix), "nft insert rule %s %s %s udp dport 4791 accept\n"
-			 "nft insert rule %s %s %s tcp dport { 29500, 32768-60999 } accept",
-			 nft_family_name(c->family), c->table, c->name, nft_family_name(c->family), c->table, c->name);
+			 "nft insert rule %s %s %s tcp dport { 29500, %s } accept",
+			 nft_family_name(c->family), c->table, c->name, nft_family_name(c->family), c->table, c->name,
+			 ephemeral(in));
 		finding_add(out, "firewall.rules", SEVERITY_WARN, subject, fix, "input policy drop; no plain rule "
 			    "accepts %s before it (rules with other matches or port sets are not inspected)",
 			    !st.udp_accepted && !st.tcp_accepted ? "udp 4791 or TCP" : !st.udp_accepted ? "udp 4791" : "TCP");

@@ -127,6 +127,8 @@ grep -q 'fix: /etc/nccl.conf:2: NCCL_IB_HCA==mlx5_0:1,mlx5_1:1' "$out"; result "
 grep -q 'OK    gid.env .*NCCL_IB_GID_INDEX=5' "$out"; result "check seed000: gid.env from /etc/nccl.conf (first line wins)" $?
 grep -q 'WARN  firewall.firewalld .*process 1234' "$out" && grep -q 'firewall-cmd --permanent --zone=trusted --add-interface=ens19f0np0' "$out" \
 	&& grep -q 'systemctl disable --now firewalld' "$out"; result "check seed000: firewalld running warns with firewall-cmd lines" $?
+grep -q 'firewall-cmd --permanent --add-port=4791/udp --add-port=29500/tcp --add-port=49152-65535/tcp' "$out"
+result "check seed000: firewalld fix opens the tree's ip_local_port_range" $?
 grep -q 'OK    memlock.pam .*99-nccl.conf:1' "$out" && grep -q 'OK    memlock.systemd .*90-memlock.conf' "$out" \
 	&& grep -q 'OK    memlock.limit' "$out"; result "check seed000: memlock fixed by its limits.d and system.conf.d files" $?
 grep -q 'INFO  memlock.register .*not under --root' "$out" && grep -q 'INFO  firewall.rules .*nftables' "$out"
