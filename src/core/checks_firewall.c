@@ -21,20 +21,21 @@ static const char *ephemeral(const struct check_input *in)
 	return in->port_range[0] ? in->port_range : "32768-60999";
 }
 
-static bool nft_has_firewalld(const struct nft_ruleset *rs)
+static const struct nft_table *nft_firewalld_table(const struct nft_ruleset *rs)
 {
 	for (size_t i = 0; rs && rs->known && i < rs->table_count; i++)
 		if (strcmp(rs->tables[i].name, "firewalld") == 0)
-			return true;
-	return false;
+			return &rs->tables[i];
+	return NULL;
 }
 
 static void check_firewalld(const struct check_input *in, struct findings *out)
 {
 	const struct host *h = in->host;
+	const struct nft_table *table = nft_firewalld_table(in->nft);
 	char fix[2048], evidence[96];
 	size_t len;
-	bool proc = in->fw_procs && in->fw_procs->firewalld_running, table = nft_has_firewalld(in->nft);
+	bool proc = in->fw_procs && in->fw_procs->firewalld_running;
 
 	if (!in->fw_procs || !findings_wanted(out, "firewall.firewalld"))
 		return;
@@ -43,11 +44,22 @@ static void check_firewalld(const struct check_input *in, struct findings *out)
 			    in->nft && in->nft->known ? " and owns no nftables table" : "");
 		return;
 	}
-	if (proc)
-		snprintf(evidence, sizeof(evidence), "process %d", in->fw_procs->firewalld_pid);
-	else
-		snprintf(evidence, sizeof(evidence), "nftables table inet firewalld");
-	len = (size_t)snprintf(fix, sizeof(fix), "either trust the RDMA interfaces:\n");
+	if (!proc) {
+		/* Its table without its process: a leftover of a stopped firewalld (or something imitating it) that
+		 * still filters; firewall-cmd cannot reach it, nft can. */
+		snprintf(fix, sizeof(fix), "nft delete table %s firewalld   # no firewalld process owns it\n"
+			 "systemctl disable firewalld   # if installed, so that it does not load it again at boot",
+			 nft_family_name(table->family));
+		finding_add(out, "firewall.firewalld", SEVERITY_WARN, "firewalld", fix, "nftables table %s firewalld is "
+			    "loaded while no firewalld process runs: its chains still filter NCCL's TCP%s",
+			    nft_family_name(table->family), has_soft_roce(h) ? " and Soft-RoCE's UDP 4791" : "");
+		return;
+	}
+	snprintf(evidence, sizeof(evidence), "process %d%s", in->fw_procs->firewalld_pid,
+		 table ? ", nftables table firewalld" : "");
+	/* Stopping it is the only fix this check can see; the firewall-cmd lines keep it and open the way. */
+	len = (size_t)snprintf(fix, sizeof(fix), "systemctl disable --now firewalld   # it comes back at boot unless "
+			       "disabled\nor keep it and trust the RDMA interfaces:\n");
 	for (size_t i = 0; i < h->device_count && len < sizeof(fix); i++)
 		for (size_t j = 0; j < h->devices[i].port_count && len < sizeof(fix); j++)
 			if (h->devices[i].ports[j].netdev[0])
@@ -59,9 +71,7 @@ static void check_firewalld(const struct check_input *in, struct findings *out)
 			 "or open the ports (RoCE v2, torchrun's --master-port, NCCL's bootstrap and socket ports, "
 			 "which come from the ephemeral range%s):\n"
 			 "firewall-cmd --permanent --add-port=4791/udp --add-port=29500/tcp --add-port=%s/tcp\n"
-			 "firewall-cmd --reload\n"
-			 "or stop it (it comes back at boot unless disabled):\n"
-			 "systemctl disable --now firewalld", in->port_range[0] ? " net.ipv4.ip_local_port_range" :
+			 "firewall-cmd --reload", in->port_range[0] ? " net.ipv4.ip_local_port_range" :
 			 ", Linux's default: ip_local_port_range unread", ephemeral(in));
 	finding_add(out, "firewall.firewalld", SEVERITY_WARN, "firewalld", fix,
 		    "firewalld is running (%s): its default zone rejects NCCL's bootstrap TCP ports%s", evidence,

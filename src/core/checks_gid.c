@@ -89,9 +89,11 @@ static void check_env_index(const struct check_input *in, struct findings *out)
 	unsigned long index;
 	const char *v = in->gid_index_value;
 
-	if (suggested >= 0 && v && in->gid_index_source && strcmp(in->gid_index_source, "environment") != 0)
-		snprintf(fix, sizeof(fix), "%s: NCCL_IB_GID_INDEX=%d   # replace the line (export NCCL_IB_GID_INDEX=%d "
-			 "would override it)", in->gid_index_source, suggested, suggested);
+	if (suggested >= 0 && v && in->gid_index_source && strcmp(in->gid_index_source, "environment") != 0 &&
+	    strrchr(in->gid_index_source, ':'))
+		/* "/etc/nccl.conf:3": rewrite that line where NCCL reads it */
+		snprintf(fix, sizeof(fix), "sed -i '%ss|.*|NCCL_IB_GID_INDEX=%d|' %.*s", strrchr(in->gid_index_source, ':') + 1,
+			 suggested, (int)(strrchr(in->gid_index_source, ':') - in->gid_index_source), in->gid_index_source);
 	else if (suggested >= 0)
 		snprintf(fix, sizeof(fix), "export NCCL_IB_GID_INDEX=%d", suggested);
 	else

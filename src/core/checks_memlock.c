@@ -24,10 +24,11 @@ static bool in_container(const struct check_input *in)
 	return in->container && in->container->kind[0];
 }
 
+/* One runnable line that writes the file, so the fix can be pasted as is. */
 static void pam_fix(const char *domain, char *fix, size_t size)
 {
-	snprintf(fix, size, "/etc/security/limits.d/99-nccl.conf:\n%s soft memlock unlimited\n%s hard memlock unlimited\n"
-		 "(then log in again: pam_limits applies at login)", domain, domain);
+	snprintf(fix, size, "mkdir -p /etc/security/limits.d && printf '%s soft memlock unlimited\\n%s hard memlock unlimited\\n' > "
+		 "/etc/security/limits.d/99-nccl.conf   # pam_limits applies it at the next login", domain, domain);
 }
 
 static void check_rlimit(const struct check_input *in, struct findings *out)
@@ -78,9 +79,10 @@ static void check_pam(const struct check_input *in, struct findings *out)
 	pam_limits_memlock(in->pam, in->user, &m);
 	if (m.no_limits) {
 		snprintf(subject, sizeof(subject), "%s:%u", m.no_limits->file, m.no_limits->line);
-		finding_add(out, "memlock.pam", SEVERITY_WARN, subject, "delete the line, or write:\n"
-			    "/etc/security/limits.d/99-nccl.conf:\n* soft memlock unlimited\n* hard memlock unlimited",
-			    "\"%s -\" applies to %s: pam_limits sets no limit at all, logins keep sshd's own", m.no_limits->domain,
+		pam_fix("*", fix, sizeof(fix));
+		finding_add(out, "memlock.pam", SEVERITY_WARN, subject, fix,
+			    "\"%s -\" applies to %s: pam_limits sets no limit at all, logins keep sshd's own (delete that "
+			    "line too)", m.no_limits->domain,
 			    in->user->name);
 		return;
 	}
@@ -114,8 +116,9 @@ static void check_systemd(const struct check_input *in, struct findings *out)
 {
 	const struct systemd_memlock *sd = in->systemd;
 	char soft[32], hard[32], subject[300];
-	static const char fix[] = "/etc/systemd/system.conf.d/90-memlock.conf:\n[Manager]\nDefaultLimitMEMLOCK=infinity\n"
-				  "systemctl daemon-reexec   # then restart the services (jupyter, slurmd, ...)";
+	static const char fix[] = "mkdir -p /etc/systemd/system.conf.d && printf '[Manager]\\nDefaultLimitMEMLOCK=infinity\\n' > "
+				  "/etc/systemd/system.conf.d/90-memlock.conf && systemctl daemon-reexec\n"
+				  "# then restart the services that need it (jupyter, slurmd, ...): they keep the limit they started with";
 
 	if (!sd || !findings_wanted(out, "memlock.systemd"))
 		return;

@@ -11,12 +11,12 @@ bool nccl_hca_port_selected(const struct check_input *in, const struct rdma_devi
 	return nccl_if_list_selects(in->selection, d->name, (int)p->num);
 }
 
-/* How to change a setting where it comes from: an export, or the file line. */
+/* How to change a setting where it comes from, as one runnable line: an export, or the file's line
+ * rewritten in place (a file setting is NCCL's only when the environment leaves the name unset). */
 static void where_fix(const struct nccl_setting *s, const char *line, char *fix, size_t size)
 {
 	if (s->origin == NCCL_FROM_FILE)
-		snprintf(fix, size, "%s:%u: %s   # replace the line (the environment would override it)", s->file,
-			 s->line, line);
+		snprintf(fix, size, "sed -i '%us|.*|%s|' %s", s->line, line, s->file);
 	else
 		snprintf(fix, size, "export %s", line);
 }
@@ -72,7 +72,7 @@ static void check_ib_hca(const struct check_input *in, struct findings *out)
 	if (usable_ports(in, usable, sizeof(usable)))
 		snprintf(line, sizeof(line), "NCCL_IB_HCA=%s", usable);
 	else
-		snprintf(line, sizeof(line), "NCCL_IB_HCA=   # no usable RoCE port here: see port.* and gid.*");
+		snprintf(line, sizeof(line), "NCCL_IB_HCA=");
 	where_fix(s, line, fix, sizeof(fix));
 	if (chosen == 0) {
 		finding_add(out, "nccl.ib_hca", SEVERITY_FAIL, subject, fix, "NCCL_IB_HCA=%s selects no HCA port here%s%s: "
@@ -179,7 +179,7 @@ static void check_ib_disable(const struct check_input *in, struct findings *out)
 		return;
 	}
 	if (s->origin == NCCL_FROM_FILE)
-		snprintf(fix, sizeof(fix), "%s:%u: NCCL_IB_DISABLE=0   # replace the line", s->file, s->line);
+		where_fix(s, "NCCL_IB_DISABLE=0", fix, sizeof(fix));
 	else
 		snprintf(fix, sizeof(fix), "unset NCCL_IB_DISABLE   # or export NCCL_IB_DISABLE=0");
 	finding_add(out, "nccl.ib_disable", n ? SEVERITY_WARN : SEVERITY_INFO, subject, n ? fix : NULL,

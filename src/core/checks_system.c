@@ -58,10 +58,10 @@ static void check_uverbs(const struct check_input *in, struct findings *out)
 		}
 	}
 	if (h->device_count && !in->uverbs->rdma_cm.exists)
-		finding_add(out, "rdma.uverbs", SEVERITY_WARN, "/dev/infiniband/rdma_cm",
+		finding_add(out, "rdma.uverbs", SEVERITY_INFO, "/dev/infiniband/rdma_cm",
 			    in_container(in) ? "docker run --device=/dev/infiniband ..." : "modprobe rdma_ucm",
-			    "/dev/infiniband/rdma_cm is missing: librdmacm (rdma_cm connections, some NCCL plugins) "
-			    "cannot work");
+			    "/dev/infiniband/rdma_cm is missing: librdmacm (rdma_cm connections, perftest -R) cannot "
+			    "work; NCCL itself uses verbs only");
 }
 
 /* The kernel module that provides the RDMA device, from its PCI driver or its kind. */
@@ -109,7 +109,8 @@ static void check_modules(const struct check_input *in, struct findings *out)
 		return;
 	}
 	check_one_module(in, "ib_uverbs", "libibverbs needs it for every device", SEVERITY_FAIL, out);
-	check_one_module(in, "rdma_ucm", "librdmacm needs it for rdma_cm connections", SEVERITY_WARN, out);
+	check_one_module(in, "rdma_ucm", "librdmacm needs it for rdma_cm connections (NCCL itself does not)",
+			 SEVERITY_INFO, out);
 	for (size_t i = 0; i < h->device_count; i++) {
 		const char *m = provider_module(&h->devices[i]);
 		bool seen = false;

@@ -123,7 +123,8 @@ grep -q 'unset NCCL_IB_DISABLE' "$out"; result "check: nccl.ib_disable fix unset
 ! grep -q 'mlx5_1/1' "$out"; result "check: NCCL_IB_HCA=^mlx5_1 leaves mlx5_1 out of the port checks" $?
 run --root "$FIX/check-seed000" check
 [ "$rc" -eq 2 ] && grep -q "FAIL  nccl.ib_hca .*'mlx_1' matches no HCA" "$out"; result "check seed000: mlx_1 typo fails nccl.ib_hca" $?
-grep -q 'fix: /etc/nccl.conf:2: NCCL_IB_HCA==mlx5_0:1,mlx5_1:1' "$out"; result "check seed000: nccl.ib_hca fix is the corrected line" $?
+grep -q "fix: sed -i '2s|.\*|NCCL_IB_HCA==mlx5_0:1,mlx5_1:1|' /etc/nccl.conf" "$out"; result "check seed000: nccl.ib_hca fix rewrites the line" $?
+fixline=$(sed -n 's/^ *fix: \(sed -i .*NCCL_IB_HCA.*\)/\1/p' "$out")
 grep -q 'OK    gid.env .*NCCL_IB_GID_INDEX=5' "$out"; result "check seed000: gid.env from /etc/nccl.conf (first line wins)" $?
 grep -q 'WARN  firewall.firewalld .*process 1234' "$out" && grep -q 'firewall-cmd --permanent --zone=trusted --add-interface=ens19f0np0' "$out" \
 	&& grep -q 'systemctl disable --now firewalld' "$out"; result "check seed000: firewalld running warns with firewall-cmd lines" $?
@@ -135,18 +136,31 @@ grep -q 'INFO  memlock.register .*not under --root' "$out" && grep -q 'INFO  fir
 result "check seed000: netlink/verbs-only checks are unknown info under --root" $?
 grep -q 'OK    gpu.peermem' "$out" && grep -q 'OK    kernel.modules     mlx5_ib' "$out" && grep -q 'OK    rdma.uverbs' "$out"
 result "check seed000: peermem, modules and uverbs clean" $?
+# Apply that fix, as printed, to a copy of the tree: the finding clears.
+tree=$(mktemp -d); cp -a "$FIX/check-seed000" "$tree/t"
+eval "${fixline/ \/etc\/nccl.conf/ $tree/t/etc/nccl.conf}"
+run --root "$tree/t" check --only nccl.ib_hca
+[ "$rc" -eq 0 ] && grep -q 'OK    nccl.ib_hca .*NCCL_IB_HCA==mlx5_0:1,mlx5_1:1 selects 2 port' "$out"; result "check seed000: the printed nccl.ib_hca fix clears it" $?
+rm -rf "$tree"
 run --root "$FIX/check-seed000" check --user alice --only memlock.pam
 [ "$rc" -eq 1 ] && grep -q 'WARN  memlock.pam .*limits.conf:11: logins of alice' "$out" \
 	&& grep -q 'alice soft memlock unlimited' "$out"; result "check: memlock.pam names the user whose line wins over '*'" $?
+fixline=$(sed -n 's/^ *fix: \(mkdir -p .*limits.d.*\)/\1/p' "$out")
+tree=$(mktemp -d); cp -a "$FIX/check-seed000" "$tree/t"
+eval "${fixline// \/etc\/security\// $tree/t/etc/security/}"
+run --root "$tree/t" check --user alice --only memlock.pam
+[ "$rc" -eq 0 ] && grep -q 'OK    memlock.pam .*99-nccl.conf:1: logins of alice get memlock unlimited' "$out"
+result "check: the printed memlock.pam fix, applied to a copy, clears it for alice" $?
+rm -rf "$tree"
 run --root "$FIX/check-seed000" check --user tutu --only gid.env
 [ "$rc" -eq 2 ] && grep -q 'NCCL_IB_GID_INDEX=3 (/home/tutu/.nccl.conf:1) points to the fe80:: link-local' "$out" \
-	&& grep -q 'fix: /home/tutu/.nccl.conf:1: NCCL_IB_GID_INDEX=5' "$out"
+	&& grep -q "fix: sed -i '1s|.\*|NCCL_IB_GID_INDEX=5|' /home/tutu/.nccl.conf" "$out"
 result "check --user tutu: ~/.nccl.conf beats /etc/nccl.conf, gid.env names the file line and fixes it" $?
 bad "check unknown user" 3 "no user nobody-here" -- --root "$FIX/check-seed000" check --user nobody-here
 run --root "$FIX/check-fresh" check
 grep -q 'FAIL  memlock.limit .*64 KiB' "$out" && grep -q 'docker run --ulimit memlock=-1:-1' "$out"
 result "check fresh container: 64 KiB memlock fails with the runtime fix" $?
-grep -q 'WARN  kernel.modules     rdma_ucm' "$out" && grep -q 'FAIL  kernel.modules     ib_uverbs' "$out" && grep -q 'OK    kernel.modules     rdma_rxe' "$out"
+grep -q 'INFO  kernel.modules     rdma_ucm' "$out" && grep -q 'FAIL  kernel.modules     ib_uverbs' "$out" && grep -q 'OK    kernel.modules     rdma_rxe' "$out"
 result "check fresh: missing ib_uverbs/rdma_ucm named, provider rdma_rxe ok" $?
 grep -q 'OK    firewall.firewalld' "$out" && grep -q 'DefaultLimitMEMLOCK is not set' "$out"; result "check fresh: no firewalld; systemd default reported" $?
 run --root "$FIX/ipv6-only" --json check

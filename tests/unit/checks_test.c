@@ -411,7 +411,8 @@ static void memlock_pam_warns_without_an_unlimited_line_for_the_user(void)
 	in.host = &host;
 	f = run_input(&in);
 	it = first_of(&f, "memlock.pam", SEVERITY_WARN);
-	CHECK(it && strstr(it->fix, "/etc/security/limits.d/99-nccl.conf:\n* soft memlock unlimited\n* hard memlock unlimited"));
+	CHECK(it && strstr(it->fix, "printf '* soft memlock unlimited\\n* hard memlock unlimited\\n' > "
+			   "/etc/security/limits.d/99-nccl.conf"));
 	findings_free(&f);
 	lines[0] = limits_line("/etc/security/limits.d/99-nccl.conf", 1, "*", MEMLOCK_BOTH, true, 0);
 	pam.count = 1;
@@ -441,8 +442,8 @@ static void memlock_systemd_warns_unless_infinity(void)
 	in.host = &host;
 	f = run_input(&in);
 	it = first_of(&f, "memlock.systemd", SEVERITY_WARN);
-	CHECK(it && strstr(it->fix, "/etc/systemd/system.conf.d/90-memlock.conf:\n[Manager]\nDefaultLimitMEMLOCK=infinity\n"
-			   "systemctl daemon-reexec"));
+	CHECK(it && strstr(it->fix, "printf '[Manager]\\nDefaultLimitMEMLOCK=infinity\\n' > "
+			   "/etc/systemd/system.conf.d/90-memlock.conf && systemctl daemon-reexec"));
 	findings_free(&f);
 	sd.set = true;
 	sd.soft.bytes = sd.hard.bytes = 8 << 20;
@@ -490,7 +491,7 @@ static void firewalld_warns_from_the_process_or_its_table(void)
 {
 	struct host host;
 	struct firewall_procs fw = { .firewalld_running = true, .firewalld_pid = 1234 };
-	struct nft_table table = { .family = 1, .name = "firewalld" };
+	struct nft_table table = { .family = 1 /* NFPROTO_INET */, .name = "firewalld" };
 	struct nft_ruleset rs = { .known = true };
 	struct check_input in = { .family = AF_INET, .fw_procs = &fw, .nft = &rs };
 	struct findings f;
@@ -500,16 +501,17 @@ static void firewalld_warns_from_the_process_or_its_table(void)
 	in.host = &host;
 	f = run_input(&in);
 	it = first_of(&f, "firewall.firewalld", SEVERITY_WARN);
-	CHECK(it && strstr(it->fix, "firewall-cmd --permanent --zone=trusted --add-interface=ens19f1np1") &&
+	CHECK(it && strncmp(it->fix, "systemctl disable --now firewalld", 33) == 0 &&
+	      strstr(it->fix, "firewall-cmd --permanent --zone=trusted --add-interface=ens19f1np1") &&
 	      strstr(it->fix, "--add-port=4791/udp") && strstr(it->fix, "firewall-cmd --reload") &&
-	      strstr(it->fix, "systemctl disable --now firewalld"));
+	      strstr(it->fix, "--add-port=32768-60999/tcp"));
 	findings_free(&f);
 	fw.firewalld_running = false;
 	rs.tables = &table;
 	rs.table_count = 1;
 	f = run_input(&in);
 	it = first_of(&f, "firewall.firewalld", SEVERITY_WARN);
-	CHECK(it && strstr(it->message, "nftables table"));
+	CHECK(it && strstr(it->message, "no firewalld process") && strncmp(it->fix, "nft delete table inet firewalld", 31) == 0);
 	findings_free(&f);
 	rs.table_count = 0;
 	f = run_input(&in);
@@ -522,8 +524,8 @@ static void firewalld_warns_from_the_process_or_its_table(void)
 static void firewall_rules_finds_drops_of_tcp_and_4791(void)
 {
 	struct host host;
-	struct nft_table table = { .family = 1, .name = "filter" };
-	struct nft_chain chain = { .family = 1, .table = "filter", .name = "input", .hook = CHAIN_HOOK_INPUT,
+	struct nft_table table = { .family = 1 /* NFPROTO_INET */, .name = "filter" };
+	struct nft_chain chain = { .family = 1 /* NFPROTO_INET */, .table = "filter", .name = "input", .hook = CHAIN_HOOK_INPUT,
 				   .policy = CHAIN_POLICY_ACCEPT, .type = "filter", .first_rule = 0, .rule_count = 2 };
 	struct nft_rule rules[2] = {
 		{ .chain = 0, .handle = 3, .verdict = RULE_VERDICT_ACCEPT, .l4proto = 6, .dport = 22 },
@@ -688,7 +690,8 @@ static void nccl_file_setting_fix_names_the_line(void)
 	set_nccl(&conf, &item, 1);
 	f = run_input(&in);
 	it = first_of(&f, "nccl.ib_hca", SEVERITY_FAIL);
-	CHECK(it && strstr(it->subject, "/etc/nccl.conf:2") && strstr(it->fix, "/etc/nccl.conf:2: NCCL_IB_HCA==mlx5_0:1,mlx5_1:1"));
+	CHECK(it && strstr(it->subject, "/etc/nccl.conf:2") &&
+	      strcmp(it->fix, "sed -i '2s|.*|NCCL_IB_HCA==mlx5_0:1,mlx5_1:1|' /etc/nccl.conf") == 0);
 	findings_free(&f);
 	host_free(&host);
 }
