@@ -45,14 +45,15 @@ static void check_firewalld(const struct check_input *in, struct findings *out)
 		return;
 	}
 	if (!proc) {
-		/* Its table without its process: a leftover of a stopped firewalld (or something imitating it) that
-		 * still filters; firewall-cmd cannot reach it, nft can. */
-		snprintf(fix, sizeof(fix), "nft delete table %s firewalld   # no firewalld process owns it\n"
-			 "systemctl disable firewalld   # if installed, so that it does not load it again at boot",
+		/* Its table without its process: firewalld stopped without flushing, or running outside this PID
+		 * namespace (a container sharing the host's network). Either way the table filters. */
+		snprintf(fix, sizeof(fix), "nft delete table %s firewalld   # if firewalld runs outside this container or "
+			 "PID namespace, stop it there instead: systemctl disable --now firewalld",
 			 nft_family_name(table->family));
-		finding_add(out, "firewall.firewalld", SEVERITY_WARN, "firewalld", fix, "nftables table %s firewalld is "
-			    "loaded while no firewalld process runs: its chains still filter NCCL's TCP%s",
-			    nft_family_name(table->family), has_soft_roce(h) ? " and Soft-RoCE's UDP 4791" : "");
+		finding_add(out, "firewall.firewalld", SEVERITY_WARN, "firewalld", fix, "firewalld's nftables table %s "
+			    "firewalld is loaded but no firewalld process is seen here (stopped without flushing, or "
+			    "running outside this PID namespace); firewall.rules judges its chains",
+			    nft_family_name(table->family));
 		return;
 	}
 	snprintf(evidence, sizeof(evidence), "process %d%s", in->fw_procs->firewalld_pid,

@@ -373,6 +373,16 @@ static void memlock_limit_fails_small_warns_large_ok_unlimited(void)
 	CHECK(it && strstr(it->fix, "docker run --ulimit memlock=-1:-1"));
 	findings_free(&f);
 	in.container = NULL;
+	{
+		struct register_probe reg = { .tried = true, .err = 0, .device = "mlx5_0", .bytes = 256u << 20 };
+
+		in.reg = &reg;
+		f = run_input(&in);
+		it = first_of(&f, "memlock.limit", SEVERITY_WARN);
+		CHECK(it && strstr(it->message, "CAP_IPC_LOCK"));   /* root registered past the limit */
+		findings_free(&f);
+		in.reg = NULL;
+	}
 	r.soft.bytes = 1ull << 30;
 	r.hard.unlimited = true;
 	f = run_input(&in);
@@ -511,7 +521,7 @@ static void firewalld_warns_from_the_process_or_its_table(void)
 	rs.table_count = 1;
 	f = run_input(&in);
 	it = first_of(&f, "firewall.firewalld", SEVERITY_WARN);
-	CHECK(it && strstr(it->message, "no firewalld process") && strncmp(it->fix, "nft delete table inet firewalld", 31) == 0);
+	CHECK(it && strstr(it->message, "no firewalld process is seen") && strncmp(it->fix, "nft delete table inet firewalld", 31) == 0);
 	findings_free(&f);
 	rs.table_count = 0;
 	f = run_input(&in);
