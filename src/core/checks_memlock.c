@@ -166,7 +166,9 @@ static void check_register(const struct check_input *in, struct findings *out)
 	}
 	finding_add(out, "memlock.register", SEVERITY_FAIL, subject,
 		    r->err == -ENOMEM || r->err == -EPERM || r->err == -EAGAIN ?
-			    "raise the memlock limit: see memlock.limit (this shell), memlock.pam (logins), memlock.systemd (services)" :
+			    (in_container(in) ? "docker run --ulimit memlock=-1:-1 ...   # the container runtime sets the limit" :
+			     "sudo prlimit --pid $$ --memlock=unlimited:unlimited   # this shell; for logins and services "
+			     "the memlock.pam and memlock.systemd fixes") :
 			    NULL,
 		    "ibv_reg_mr of %zu MiB failed: %s", r->bytes >> 20, strerror(-r->err));
 }

@@ -482,7 +482,8 @@ static void memlock_register_reports_errno_and_unknown(void)
 	in.host = &host;
 	f = run_input(&in);
 	it = first_of(&f, "memlock.register", SEVERITY_FAIL);
-	CHECK(it && strstr(it->message, "256 MiB") && strstr(it->message, strerror(ENOMEM)) && it->fix);
+	CHECK(it && strstr(it->message, "256 MiB") && strstr(it->message, strerror(ENOMEM)) && it->fix &&
+	      strncmp(it->fix, "sudo prlimit --pid $$ --memlock=unlimited:unlimited", 50) == 0);
 	findings_free(&f);
 	reg.err = 0;
 	f = run_input(&in);
