@@ -145,6 +145,10 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 		snprintf(why, why_size, "cannot read NCCL settings: %s", strerror(-ret));
 		goto out;
 	}
+	/* Under --root the "environment" is the capture's: name the file it came from. */
+	for (size_t i = 0; !root.live && i < p->nccl.count; i++)
+		if (p->nccl.items[i].origin == NCCL_FROM_ENV)
+			snprintf(p->nccl.items[i].source, sizeof(p->nccl.items[i].source), "/proc/self/environ");
 	in->nccl = &p->nccl;
 	s = nccl_conf_get(&p->nccl, "NCCL_IB_HCA");
 	if (s) {

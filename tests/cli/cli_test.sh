@@ -115,7 +115,7 @@ expect "check --skip drops an id" 0 'netdev.mtu' -- --root "$FIX/cx6lx-2port" ch
 NCCL_IB_GID_INDEX=0 run --root "$FIX/cx6lx-2port" check
 [ "$rc" -eq 0 ] && ! grep -q 'FAIL  gid.env' "$out"; result "check --root ignores this shell's NCCL_IB_GID_INDEX" $?
 run --root "$FIX/check-env" check
-[ "$rc" -eq 2 ] && grep -q 'NCCL_IB_GID_INDEX=0 (environment) points to the fe80:: link-local' "$out"
+[ "$rc" -eq 2 ] && grep -q 'NCCL_IB_GID_INDEX=0 (/proc/self/environ) points to the fe80:: link-local' "$out"
 result "check: NCCL_IB_GID_INDEX=0 in the replayed environ fails gid.env" $?
 grep -q 'FAIL  nccl.socket_ifname .*matches only lo' "$out"; result "check: NCCL_SOCKET_IFNAME=lo fails nccl.socket_ifname" $?
 grep -q 'WARN  nccl.ib_disable .*mlx5_0:1,mlx5_1:1' "$out"; result "check: NCCL_IB_DISABLE=1 with usable ports warns" $?
