@@ -28,7 +28,7 @@ static struct proto_msg sample_hello(unsigned qps)
 	h->ep.addr = 0x7f0000001000ull;
 	h->ep.len = PERF_SLOTS(qps) * 65536ull;
 	h->ep.qps = (uint16_t)qps;
-	for (unsigned i = 0; i < qps; i++) {
+	for (unsigned i = 0; i < qps && i < PERF_MAX_QPS; i++) {   /* qps > PERF_MAX_QPS: only the count is wrong */
 		h->ep.qpn[i] = 0x11 + i;
 		h->ep.psn[i] = 0xabcdef - i;
 	}
