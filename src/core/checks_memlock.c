@@ -122,12 +122,18 @@ static void check_systemd(const struct check_input *in, struct findings *out)
 {
 	const struct systemd_memlock *sd = in->systemd;
 	char soft[32], hard[32], subject[300];
-	static const char fix[] = "mkdir -p /etc/systemd/system.conf.d && printf '[Manager]\\nDefaultLimitMEMLOCK=infinity\\n' > "
-				  "/etc/systemd/system.conf.d/90-memlock.conf && systemctl daemon-reexec\n"
-				  "# then restart the services that need it (jupyter, slurmd, ...): they keep the limit they started with";
+	static const char write_dropin[] = "mkdir -p /etc/systemd/system.conf.d && printf '[Manager]\\nDefaultLimitMEMLOCK=infinity\\n' > "
+					   "/etc/systemd/system.conf.d/90-memlock.conf";
+	char fix[512];
 
 	if (!sd || !findings_wanted(out, "memlock.systemd"))
 		return;
+	if (sd->manager == SYSTEMD_MANAGER_ABSENT)
+		snprintf(fix, sizeof(fix), "%s\n# systemd is not PID 1 here (no /run/systemd/system): it reads the drop-in "
+			 "when it next starts", write_dropin);
+	else
+		snprintf(fix, sizeof(fix), "%s && systemctl daemon-reexec\n# then restart the services that need it "
+			 "(jupyter, slurmd, ...): they keep the limit they started with", write_dropin);
 	if (sd->set && sd->soft.unlimited && sd->hard.unlimited) {
 		snprintf(subject, sizeof(subject), "%s:%u", sd->file, sd->line);
 		finding_add(out, "memlock.systemd", SEVERITY_OK, subject, NULL, "DefaultLimitMEMLOCK=infinity");

@@ -95,7 +95,14 @@ void pam_limits_memlock(const struct pam_limits *conf, const struct user_info *u
 
 /* --- systemd --- */
 
+enum systemd_manager {
+	SYSTEMD_MANAGER_UNKNOWN,     /* a replayed tree without /run */
+	SYSTEMD_MANAGER_RUNNING,     /* /run/systemd/system exists, as sd_booted(3) tests */
+	SYSTEMD_MANAGER_ABSENT,      /* /run without it: PID 1 is not systemd (a container, another init) */
+};
+
 struct systemd_memlock {
+	enum systemd_manager manager;
 	bool set;                    /* false: no valid DefaultLimitMEMLOCK= anywhere (systemd default 8M) */
 	struct memlock_value soft, hard;
 	char file[256];              /* as on the host: "/etc/systemd/system.conf.d/90-memlock.conf" */

@@ -227,6 +227,10 @@ int systemd_memlock_read(const struct rootfs *root, struct systemd_memlock *out,
 	char path[600];
 
 	memset(out, 0, sizeof(*out));
+	if (rootfs_exists(root, "run/systemd/system"))
+		out->manager = SYSTEMD_MANAGER_RUNNING;
+	else if (root->live || rootfs_exists(root, "run"))
+		out->manager = SYSTEMD_MANAGER_ABSENT;
 	for (size_t d = 0; d < DIRS; d++) {
 		snprintf(path, sizeof(path), "%s/system.conf", conf_dirs[d]);
 		if (rootfs_exists(root, "%s", path)) {

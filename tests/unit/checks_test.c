@@ -455,6 +455,14 @@ static void memlock_systemd_warns_unless_infinity(void)
 	CHECK(it && strstr(it->fix, "printf '[Manager]\\nDefaultLimitMEMLOCK=infinity\\n' > "
 			   "/etc/systemd/system.conf.d/90-memlock.conf && systemctl daemon-reexec"));
 	findings_free(&f);
+	/* Without systemd as PID 1 there is nothing to re-exec: the fix only writes the drop-in. */
+	sd.manager = SYSTEMD_MANAGER_ABSENT;
+	f = run_input(&in);
+	it = first_of(&f, "memlock.systemd", SEVERITY_WARN);
+	CHECK(it && strstr(it->fix, "/etc/systemd/system.conf.d/90-memlock.conf\n# systemd is not PID 1") &&
+	      !strstr(it->fix, "systemctl"));
+	findings_free(&f);
+	sd.manager = SYSTEMD_MANAGER_RUNNING;
 	sd.set = true;
 	sd.soft.bytes = sd.hard.bytes = 8 << 20;
 	snprintf(sd.file, sizeof(sd.file), "/etc/systemd/system.conf");

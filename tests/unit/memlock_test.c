@@ -496,6 +496,30 @@ static void container_kind_from_environ_containerenv_and_cgroup(void)
 	tree_remove(&t);
 }
 
+/* sd_booted(3)'s test: /run/systemd/system; a tree without /run cannot tell. */
+static void systemd_manager_running_absent_or_unknown(void)
+{
+	struct systemd_memlock s;
+	struct notes notes = { 0 };
+	struct rootfs root;
+	struct tree t;
+
+	CHECK(tree_make(&t) == 0);
+	CHECK(rootfs_open(&root, t.dir) == 0);
+	CHECK(systemd_memlock_read(&root, &s, &notes) == 0);
+	CHECK(s.manager == SYSTEMD_MANAGER_UNKNOWN);
+	TREE_PUT(&t, "run/utmp", "");
+	CHECK(systemd_memlock_read(&root, &s, &notes) == 0);
+	CHECK(s.manager == SYSTEMD_MANAGER_ABSENT);
+	TREE_PUT(&t, "run/systemd/system/README", "");
+	CHECK(systemd_memlock_read(&root, &s, &notes) == 0);
+	CHECK(s.manager == SYSTEMD_MANAGER_RUNNING);
+	CHECK(notes.count == 0);
+	rootfs_close(&root);
+	tree_remove(&t);
+	notes_free(&notes);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -519,6 +543,7 @@ int main(int argc, char **argv)
 	RUN(systemd_later_dropin_name_wins_across_directories);
 	RUN(systemd_main_file_falls_back_to_usr_lib);
 	RUN(systemd_limit_syntax);
+	RUN(systemd_manager_running_absent_or_unknown);
 	RUN(user_from_root_files_with_groups);
 	RUN(user_live_is_who_we_run_as);
 	RUN(container_docker_from_dockerenv);
