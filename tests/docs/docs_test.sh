@@ -34,5 +34,33 @@ for c in $commands; do
 	[ -z "$missing" ] && ok "completion knows every option of $c" || not_ok "completion for $c lacks:$missing"
 done
 
+# ids_test: the README's Checks section (its table rows "| `area.name` |") against the code. Every id check
+# emits over a fixture tree is documented; every documented id is a string literal of src/core; every id a
+# rule adds (finding_add(out, "...") in src/core) is documented, so a new id fails here until it is.
+checks_section=$(awk '/^## Checks$/ { f = 1; next } /^## / { f = 0 } f' "$readme")
+documented=$(sed -nE 's/^\| `([a-z0-9_]+\.[a-z0-9_]+)` \|.*/\1/p' <<< "$checks_section" | sort -u)
+[ -n "$documented" ] && ok "README's Checks section lists check ids" || not_ok "README has no '## Checks' table of ids"
+for f in "$src"/tests/fixtures/*/; do
+	[ -d "$f/sys" ] || [ -d "$f/etc" ] || continue
+	name=$(basename "$f")
+	emitted=$("$rd" --root "$f" --json check 2> /dev/null |
+		python3 -c 'import json, sys; print("\n".join(sorted({x["id"] for x in json.load(sys.stdin)["findings"]})))')
+	missing=""
+	for id in $emitted; do grep -qx -- "$id" <<< "$documented" || missing="$missing $id"; done
+	if [ -z "$emitted" ]; then not_ok "check --root $name emitted no ids"
+	elif [ -z "$missing" ]; then ok "README documents every id check emits on $name"
+	else not_ok "README's Checks section lacks ids check emits on $name:$missing"; fi
+done
+unknown=""
+for id in $documented; do grep -qF -- "\"$id\"" "$src"/src/core/*.c || unknown="$unknown $id"; done
+[ -z "$unknown" ] && ok "every id in README's Checks section is a string in src/core" ||
+	not_ok "README's Checks section documents ids src/core does not have:$unknown"
+undocumented=""
+for id in $(grep -ohE 'finding_add\(out, "[a-z0-9_]+\.[a-z0-9_]+"' "$src"/src/core/*.c | sed -E 's/.*"(.*)"/\1/' | sort -u); do
+	grep -qx -- "$id" <<< "$documented" || undocumented="$undocumented $id"
+done
+[ -z "$undocumented" ] && ok "every id src/core adds is in README's Checks section" ||
+	not_ok "README's Checks section lacks ids src/core adds:$undocumented"
+
 echo "1..$n"
 exit $((failed > 0))
