@@ -28,6 +28,7 @@ _roce_doctor()
 		--op) COMPREPLY=($(compgen -W "write read send" -- "$cur")); return ;;
 		--mtu) COMPREPLY=($(compgen -W "256 512 1024 2048 4096" -- "$cur")); return ;;
 		--socket-if) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
+		--user) COMPREPLY=($(compgen -u -- "$cur")); return ;;
 		-d|--device) COMPREPLY=($(compgen -W "$(_roce_doctor_devices)" -- "$cur")); return ;;
 		--peer|--only|--skip|--bind|-p|--port|-s|--size|-n|--iters|-D|--duration|-q|--qps|-t|--tx-depth|\
 		-I|--inline|-x|--gid-index|--timeout|--max-mem|--max-qps|--max-seconds) return ;;
