@@ -109,11 +109,13 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 		char range[64];
 		unsigned lo, hi;
 
-		firewall_procs_read(&root, &p->fw, notes);
+		if (captured(&root, "proc")) {   /* a tree without /proc cannot say what runs */
+			firewall_procs_read(&root, &p->fw, notes);
+			in->fw_procs = &p->fw;
+		}
 		if (rootfs_read(&root, range, sizeof(range), "proc/sys/net/ipv4/ip_local_port_range") > 0 &&
 		    sscanf(range, "%u %u", &lo, &hi) == 2 && lo <= hi && hi <= 65535)
 			snprintf(in->port_range, sizeof(in->port_range), "%u-%u", lo, hi);
-		in->fw_procs = &p->fw;
 		in->nft_err = nft_ruleset_read(&root, &p->nft);
 		in->nft = &p->nft;
 	}

@@ -169,6 +169,7 @@ result "check --json: verdict, finding with id, area, severity, fix" $?
 [ "$rc" -eq 2 ]; result "check --json keeps the verdict exit code" $?
 NO_COLOR= run --root "$FIX/cx6lx-2port" check
 ! grep -q $'\033' "$out"; result "check: no colour when stdout is not a terminal" $?
+! grep -q 'firewall.firewalld' "$out"; result "check: a tree without /proc says nothing about firewalld" $?
 bad "check bad family" 64 "bad --family 'x'" -- check --family x
 
 # ---- nccl-env ----
