@@ -142,7 +142,8 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 	/* NCCL settings always: NCCL_IB_HCA selects the ports every check looks at. */
 	if (!root.live)
 		replayed_environ(p, &root);
-	ret = nccl_conf_read(&root, root.live ? environ : p->envp, p->user.home, &p->nccl, notes);
+	/* check --user NAME judges NAME's job, whose HOME is NAME's home, not the caller's. */
+	ret = nccl_conf_read(&root, root.live ? environ : p->envp, p->user.home, user != NULL, &p->nccl, notes);
 	if (ret < 0) {
 		snprintf(why, why_size, "cannot read NCCL settings: %s", strerror(-ret));
 		goto out;

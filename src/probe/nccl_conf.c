@@ -169,8 +169,8 @@ static void read_env(struct nccl_conf *conf, char *const *envp, struct notes *no
 	}
 }
 
-int nccl_conf_read(const struct rootfs *root, char *const *envp, const char *home, struct nccl_conf *out,
-		   struct notes *notes)
+int nccl_conf_read(const struct rootfs *root, char *const *envp, const char *home, bool home_wins,
+		   struct nccl_conf *out, struct notes *notes)
 {
 	struct reader r = { .root = root, .conf = out, .notes = notes };
 	const char *user_file = env_get(envp, "NCCL_CONF_FILE"), *env_home = env_get(envp, "HOME");
@@ -180,7 +180,7 @@ int nccl_conf_read(const struct rootfs *root, char *const *envp, const char *hom
 	if (!out->items)
 		return -ENOMEM;
 	read_env(out, envp, notes);
-	if (env_home)
+	if (env_home && !(home_wins && home))
 		home = env_home;
 	if (user_file && *user_file)
 		snprintf(out->user_file, sizeof(out->user_file), "%s", user_file);

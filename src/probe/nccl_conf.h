@@ -38,10 +38,11 @@ struct nccl_conf {
 };
 
 /* envp: the job's environment (NULL: none); home: the user's home directory for ~/.nccl.conf when envp has
- * no HOME (NULL: none). Files are read under root. Only NCCL_* names are kept; file lines that look meant
+ * no HOME, or always when home_wins (the job of another user than the caller: its HOME is that user's), NULL:
+ * none. Files are read under root. Only NCCL_* names are kept; file lines that look meant
  * for NCCL but will not reach it (blanks around '=', "export", quotes) become notes. 0 or -errno. */
-int nccl_conf_read(const struct rootfs *root, char *const *envp, const char *home, struct nccl_conf *out,
-		   struct notes *notes);
+int nccl_conf_read(const struct rootfs *root, char *const *envp, const char *home, bool home_wins,
+		   struct nccl_conf *out, struct notes *notes);
 void nccl_conf_free(struct nccl_conf *conf);
 
 /* The effective setting for name, or NULL when NCCL would see it unset. */

@@ -8,7 +8,7 @@ static int read_seed000(struct rootfs *root, char *const *envp, struct nccl_conf
 	memset(notes, 0, sizeof(*notes));
 	if (open_fixture(root, "check-seed000") < 0)
 		return -1;
-	return nccl_conf_read(root, envp, "/home/tutu", conf, notes);
+	return nccl_conf_read(root, envp, "/home/tutu", false, conf, notes);
 }
 
 static void user_file_beats_etc_and_first_line_wins(void)
@@ -91,17 +91,27 @@ static void nccl_conf_file_replaces_the_home_file(void)
 	TREE_PUT(&t, "opt/job/nccl.conf", "# job\r\nNCCL_SOCKET_IFNAME=eth0\r\n");
 	TREE_PUT(&t, "home/tutu/.nccl.conf", "NCCL_SOCKET_IFNAME=ib0\n");
 	CHECK(rootfs_open(&root, t.dir) == 0);
-	CHECK(nccl_conf_read(&root, envp, NULL, &conf, &notes) == 0);
+	CHECK(nccl_conf_read(&root, envp, NULL, false, &conf, &notes) == 0);
 	s = nccl_conf_get(&conf, "NCCL_SOCKET_IFNAME");
 	CHECK(s && strcmp(s->value, "eth0") == 0 && strcmp(s->source, "/opt/job/nccl.conf:2") == 0);
 	CHECK(conf.count == 2);   /* NCCL_CONF_FILE itself, from the environment */
 	nccl_conf_free(&conf);
-	CHECK(nccl_conf_read(&root, empty, NULL, &conf, &notes) == 0);
+	CHECK(nccl_conf_read(&root, empty, NULL, false, &conf, &notes) == 0);
 	s = nccl_conf_get(&conf, "NCCL_SOCKET_IFNAME");
 	CHECK(s && strcmp(s->value, "ib0") == 0);
 	nccl_conf_free(&conf);
-	CHECK(nccl_conf_read(&root, relative, NULL, &conf, &notes) == 0);
+	CHECK(nccl_conf_read(&root, relative, NULL, false, &conf, &notes) == 0);
 	CHECK(!nccl_conf_get(&conf, "NCCL_SOCKET_IFNAME") && notes_mention(&notes, "relative path"));
+	nccl_conf_free(&conf);
+	/* check --user alice: alice's job has alice's HOME, whatever the caller's environment says */
+	TREE_PUT(&t, "home/alice/.nccl.conf", "NCCL_SOCKET_IFNAME=bond0\n");
+	CHECK(nccl_conf_read(&root, empty, "/home/alice", true, &conf, &notes) == 0);
+	s = nccl_conf_get(&conf, "NCCL_SOCKET_IFNAME");
+	CHECK(s && strcmp(s->value, "bond0") == 0 && strcmp(conf.user_file, "/home/alice/.nccl.conf") == 0);
+	nccl_conf_free(&conf);
+	CHECK(nccl_conf_read(&root, empty, "/home/alice", false, &conf, &notes) == 0);
+	s = nccl_conf_get(&conf, "NCCL_SOCKET_IFNAME");
+	CHECK(s && strcmp(s->value, "ib0") == 0);   /* without --user the environment's HOME wins */
 	nccl_conf_free(&conf);
 	rootfs_close(&root);
 	notes_free(&notes);
@@ -124,7 +134,7 @@ static void long_lines_are_read_in_fgets_pieces(void)
 	CHECK(tree_make(&t) == 0);
 	tree_put(&t, "etc/nccl.conf", text, n);
 	CHECK(rootfs_open(&root, t.dir) == 0);
-	CHECK(nccl_conf_read(&root, NULL, NULL, &conf, &notes) == 0);
+	CHECK(nccl_conf_read(&root, NULL, NULL, false, &conf, &notes) == 0);
 	CHECK(conf.count == 2);
 	if (conf.count == 2) {
 		CHECK(strlen(conf.items[0].value) == 1023);
