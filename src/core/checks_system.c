@@ -49,8 +49,8 @@ static void check_uverbs(const struct check_input *in, struct findings *out)
 			finding_add(out, "rdma.uverbs", SEVERITY_FAIL, subject,
 				    "chmod 0666 /dev/infiniband/uverbs*   # now; for every boot a udev rule:\n"
 				    "echo 'KERNEL==\"uverbs*\", MODE=\"0666\"' > /etc/udev/rules.d/90-rdma-uverbs.rules",
-				    "%s (for %s) is not readable and writable by %s", subject, h->devices[i].name,
-				    in->user ? in->user->name : "this user");
+				    "%s (for %s) is not readable and writable by this process (access(2) asks for "
+				    "the caller, whatever --user names)", subject, h->devices[i].name);
 		} else {
 			finding_add(out, "rdma.uverbs", SEVERITY_OK, subject, NULL, "%s for %s%s", subject,
 				    h->devices[i].name, u->node.access_known ? ", read-write" : " (exists; access not "
