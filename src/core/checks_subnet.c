@@ -70,11 +70,10 @@ static void pair_finding(const struct check_input *in, const struct netdev *x, c
 		return;
 	}
 	snprintf(fix, sizeof(fix),
-		 "/etc/sysctl.d/90-roce-arp.conf:\n"
-		 "net.ipv4.conf.%s.arp_ignore=1\nnet.ipv4.conf.%s.arp_announce=2\n"
-		 "net.ipv4.conf.%s.arp_ignore=1\nnet.ipv4.conf.%s.arp_announce=2\n"
-		 "sysctl --system\n"
-		 "or policy routing (one table per port; not persistent: add them to the interface's connection):\n"
+		 "printf 'net.ipv4.conf.%s.arp_ignore=1\\nnet.ipv4.conf.%s.arp_announce=2\\n"
+		 "net.ipv4.conf.%s.arp_ignore=1\\nnet.ipv4.conf.%s.arp_announce=2\\n' > /etc/sysctl.d/90-roce-arp.conf "
+		 "&& sysctl --system\n"
+		 "# or policy routing (one table per port; not persistent: add them to the interface's connection):\n"
 		 "ip route add %s/%u dev %s src %s table 101\nip rule add from %s table 101\n"
 		 "ip route add %s/%u dev %s src %s table 102\nip rule add from %s table 102",
 		 x->name, x->name, y->name, y->name, net, ax->prefix_len, x->name, sx, sx, net, ay->prefix_len, y->name,

@@ -1,9 +1,45 @@
 /* Each check id fires on a host made wrong on purpose and stays quiet (ok) on a clean one. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "core/checks.h"
 #include "fixture_host.h"
 #include "tap.h"
+
+
+/* Runs the fix's first line with sh, its target (and what follows it) replaced by a temporary file, and
+ * compares what it wrote with want: the printf escapes are what a user pastes. */
+static bool first_fix_line_writes(const char *fix, const char *target, const char *want)
+{
+	char path[] = "/tmp/roce-doctor-fix-XXXXXX", line[2048], cmd[4096], got[1024];
+	const char *end = strchr(fix, '\n'), *at;
+	size_t len = end ? (size_t)(end - fix) : strlen(fix), n;
+	bool same = false;
+	FILE *fp;
+	int fd;
+
+	if (len >= sizeof(line))
+		return false;
+	memcpy(line, fix, len);
+	line[len] = 0;
+	at = strstr(line, target);
+	fd = mkstemp(path);
+	if (!at || fd < 0)
+		return false;
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "%.*s%s", (int)(at - line), line, path);
+	if (system(cmd) == 0 && (fp = fopen(path, "r"))) {
+		n = fread(got, 1, sizeof(got) - 1, fp);
+		got[n] = 0;
+		fclose(fp);
+		same = strcmp(got, want) == 0;
+	}
+	unlink(path);
+	return same;
+}
 
 static struct findings run_checks(const struct host *host, const char *gid_index)
 {
@@ -628,6 +664,9 @@ static void same_subnet_warns_without_arp_sysctls_or_rules(void)
 	      strstr(it->fix, "net.ipv4.conf.ens19f0np0.arp_announce=2") &&
 	      strstr(it->fix, "ip route add 192.168.88.0/24 dev ens19f1np1 src 192.168.88.11 table 102") &&
 	      strstr(it->fix, "ip rule add from 192.168.88.1 table 101"));
+	CHECK(it && first_fix_line_writes(it->fix, "/etc/sysctl.d/90-roce-arp.conf && sysctl --system",
+					  "net.ipv4.conf.ens19f0np0.arp_ignore=1\nnet.ipv4.conf.ens19f0np0.arp_announce=2\n"
+					  "net.ipv4.conf.ens19f1np1.arp_ignore=1\nnet.ipv4.conf.ens19f1np1.arp_announce=2\n"));
 	findings_free(&f);
 	for (int i = 0; i < 2; i++) {
 		arp[i].value.ignore = 1;
