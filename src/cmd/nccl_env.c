@@ -18,8 +18,8 @@ static const struct argp_option nccl_env_options[] = {
 	{ "format", OPT_FORMAT, "FORMAT", 0, "sh (default, safe to eval), env (KEY=VALUE), json, docker (-e flags), k8s "
 	  "(a YAML env list)", 0 },
 	{ "socket-if", OPT_SOCKET_IF, "IFACE", 0, "Interface for NCCL's bootstrap socket (default: the netdev of the "
-	  "first usable port with IPv4)", 0 },
-	{ "family", OPT_FAMILY, "ipv4|ipv6", 0, "GID family (default ipv4)", 0 },
+	  "first usable port with an address of --family)", 0 },
+	{ "family", OPT_FAMILY, "ipv4|ipv6", 0, "GID and bootstrap address family (default ipv4)", 0 },
 	{ 0 }
 };
 

@@ -37,16 +37,19 @@ static bool name_is_prefix_of_another(const char *name, const char *const *other
 	return false;
 }
 
-static bool netdev_has_family(const struct netdev *nd, const struct rdma_port *p, int family, struct gid_choice *c)
+/* An address of family on the port's netdev: from rtnetlink, or under --root witnessed by a RoCE v2 GID of it. */
+static bool netdev_has_family(const struct netdev *nd, const struct rdma_port *p, int family)
 {
+	struct gid_choice c;
+
 	if (nd && nd->addrs_known) {
 		for (size_t i = 0; i < nd->addr_count; i++)
 			if (nd->addrs[i].family == family)
 				return true;
 		return false;
 	}
-	(void)p;
-	return c->found;   /* under --root the GID table witnesses the address */
+	gid_suggest_port(p, nd, family, NULL, &c);
+	return c.found;
 }
 
 static int choose_socket_if(const struct host *host, const char *socket_if, const char *first_netdev,
@@ -105,7 +108,7 @@ int nccl_env_build(const struct host *host, int family, const char *socket_if, s
 						d->name, p->num);
 			if (len >= sizeof(hca))
 				break;
-			if (!first_netdev[0] && netdev_has_family(nd, p, AF_INET, &c))
+			if (!first_netdev[0] && netdev_has_family(nd, p, family))
 				snprintf(first_netdev, sizeof(first_netdev), "%s", p->netdev);
 			if (common >= 0 && common != (int)c.entry->index)
 				agree = false;
@@ -120,8 +123,8 @@ int nccl_env_build(const struct host *host, int family, const char *socket_if, s
 		return -ENODEV;
 	}
 	if (!first_netdev[0] && !socket_if) {
-		snprintf(why, why_size, "no RoCE netdev has an IPv4 address for NCCL's bootstrap socket; name one with "
-			 "--socket-if IFACE");
+		snprintf(why, why_size, "no RoCE netdev has an %s address for NCCL's bootstrap socket; name one with "
+			 "--socket-if IFACE", family == AF_INET ? "IPv4" : "IPv6");
 		return -ENODEV;
 	}
 	ret = choose_socket_if(host, socket_if, first_netdev, sock, sizeof(sock), why, why_size);

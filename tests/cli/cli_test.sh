@@ -173,6 +173,11 @@ NO_COLOR= run --root "$FIX/cx6lx-2port" check
 bad "check bad family" 64 "bad --family 'x'" -- check --family x
 
 # ---- nccl-env ----
+expect "nccl-env --family ipv6: bootstrap on the netdev with IPv6" 0 "^export NCCL_SOCKET_IFNAME='ens1np0'" -- \
+	--root "$FIX/ipv6-only" nccl-env --family ipv6
+run --root "$FIX/ipv6-only" nccl-env
+[ "$rc" -eq 2 ] && [ ! -s "$out" ] && grep -q 'no usable RoCE port.*RoCE v2 IPv4 GID' "$err"
+result "nccl-env on an IPv6-only host without --family ipv6: exit 2, the reason, no output" $?
 expect "nccl-env sh" 0 "^export NCCL_IB_HCA='mlx5_0:1,mlx5_1:1'" -- --root "$FIX/cx6lx-2port" nccl-env
 (eval "$(cat "$out")" && [ "$NCCL_IB_HCA" = "mlx5_0:1,mlx5_1:1" ] && [ "$NCCL_SOCKET_IFNAME" = ens19f0np0 ] &&
 	[ "$NCCL_IB_GID_INDEX" = 5 ] && [ "$NCCL_IB_DISABLE" = 0 ]); result "nccl-env output evals to the right variables" $?
