@@ -169,7 +169,8 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 		p->reg.bytes = REGISTER_BYTES;
 		if (root.live && dev) {
 			p->reg.tried = true;
-			p->reg.err = verbs_try_register(dev, REGISTER_BYTES, p->reg.device, sizeof(p->reg.device));
+			p->reg.err = verbs_try_register(dev, REGISTER_BYTES, p->reg.device, sizeof(p->reg.device),
+							&p->reg.step);
 		}
 		in->reg = &p->reg;
 	}

@@ -29,6 +29,7 @@ struct netdev_arp {
 struct register_probe {
 	bool tried;                 /* false under --root or without a usable device: unknown */
 	int err;                    /* 0 or -errno of the failing step */
+	const char *step;           /* the call that failed: "ibv_open_device", "ibv_reg_mr", ... */
 	char device[64];
 	size_t bytes;
 };

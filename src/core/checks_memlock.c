@@ -165,6 +165,12 @@ static void check_register(const struct check_input *in, struct findings *out)
 		return;
 	}
 	snprintf(subject, sizeof(subject), "%s", r->device[0] ? r->device : "ibv_reg_mr");
+	if (r->err && r->step && (!strcmp(r->step, "ibv_open_device") || !strcmp(r->step, "ibv_get_device_list"))) {
+		/* Not a memory question: rdma.uverbs and kernel.modules say why the device does not open. */
+		finding_add(out, "memlock.register", SEVERITY_INFO, subject, NULL, "not tried: %s failed: %s "
+			    "(see rdma.uverbs)", r->step, strerror(-r->err));
+		return;
+	}
 	if (r->err == 0) {
 		finding_add(out, "memlock.register", SEVERITY_OK, subject, NULL, "registered %zu MiB with ibv_reg_mr",
 			    r->bytes >> 20);
@@ -176,7 +182,8 @@ static void check_register(const struct check_input *in, struct findings *out)
 			     "sudo prlimit --pid $$ --memlock=unlimited:unlimited   # this shell; for logins and services "
 			     "the memlock.pam and memlock.systemd fixes") :
 			    NULL,
-		    "ibv_reg_mr of %zu MiB failed: %s", r->bytes >> 20, strerror(-r->err));
+		    "%s for a %zu MiB registration failed: %s", r->step ? r->step : "ibv_reg_mr", r->bytes >> 20,
+		    strerror(-r->err));
 }
 
 void check_memlock(const struct check_input *in, struct findings *out)

@@ -5,7 +5,9 @@
 #include <stddef.h>
 
 /* Registers bytes on the first device the provider libraries can open (or on dev when not NULL).
- * 0 on success; -errno of the failing step. device receives the name tried (size >= 64). */
-int verbs_try_register(const char *dev, size_t bytes, char *device, size_t device_size);
+ * 0 on success; -errno of the failing step, whose call *step names ("ibv_open_device", "ibv_alloc_pd",
+ * "mmap", "ibv_reg_mr"; "ibv_get_device_list" when no device was there to open). device receives the name
+ * tried (size >= 64). */
+int verbs_try_register(const char *dev, size_t bytes, char *device, size_t device_size, const char **step);
 
 #endif

@@ -517,7 +517,8 @@ static void memlock_systemd_warns_unless_infinity(void)
 static void memlock_register_reports_errno_and_unknown(void)
 {
 	struct host host;
-	struct register_probe reg = { .tried = true, .err = -ENOMEM, .device = "mlx5_0", .bytes = 256u << 20 };
+	struct register_probe reg = { .tried = true, .err = -ENOMEM, .step = "ibv_reg_mr", .device = "mlx5_0",
+				      .bytes = 256u << 20 };
 	struct check_input in = { .family = AF_INET, .reg = &reg, .live = true };
 	struct findings f;
 	const struct finding *it;
@@ -528,6 +529,14 @@ static void memlock_register_reports_errno_and_unknown(void)
 	it = first_of(&f, "memlock.register", SEVERITY_FAIL);
 	CHECK(it && strstr(it->message, "256 MiB") && strstr(it->message, strerror(ENOMEM)) && it->fix &&
 	      strncmp(it->fix, "sudo prlimit --pid $$ --memlock=unlimited:unlimited", 50) == 0);
+	findings_free(&f);
+	/* A device this user cannot open is rdma.uverbs's finding, not a memory one. */
+	reg.err = -EACCES;
+	reg.step = "ibv_open_device";
+	f = run_input(&in);
+	it = first_of(&f, "memlock.register", SEVERITY_INFO);
+	CHECK(it && strstr(it->message, "not tried: ibv_open_device failed") && strstr(it->message, "rdma.uverbs") &&
+	      !it->fix && worst_of(&f, "memlock.register") == SEVERITY_INFO);
 	findings_free(&f);
 	reg.err = 0;
 	f = run_input(&in);
