@@ -33,15 +33,18 @@ vm_prepare() {
 
 # vm_start DIR NODE PORT_LOCAL PORT_PEER BUDGET: boot in the background; VM_PID[NODE] is set.
 vm_start() {
-	local dir=$1 node=$2 lport=$3 rport=$4 budget=$5 accel mac
+	local dir=$1 node=$2 lport=$3 rport=$4 budget=$5 accel mac pin
 	mac=52:54:00:88:00:0$([ "$node" = a ] && echo 1 || echo 2)
 	# Nested KVM hangs at kernel entry on the machines tried, so TCG; ROCE_VM_ACCEL=kvm to try anyway.
 	if [ "${ROCE_VM_ACCEL:-tcg}" = kvm ]; then accel=(-enable-kvm -cpu host); else accel=(-accel "tcg,thread=multi" -cpu max); fi
 	# -nodefaults: no default user-mode NIC (the only traffic is the UDP socket on 127.0.0.1), no VGA.
 	# The wrapper (lib/qemu-wrap) reports a qemu killed by a signal itself instead of bash's "Killed" line,
 	# and takes qemu down if this runner vanishes without its EXIT trap (SIGKILL).
+	# ROCE_VM_PIN=1 (benchmarks): node a's qemu on CPU 0, b's on CPU 1, so the two never take turns on one core.
+	pin=()
+	if [ "${ROCE_VM_PIN:-0}" = 1 ] && [ "$(nproc)" -ge 2 ]; then pin=(taskset -c "$([ "$node" = a ] && echo 0 || echo 1)"); fi
 	rm -f "$dir.pid"
-	"$VM_DIR/lib/qemu-wrap" "$$" "$budget" qemu-system-x86_64 "${accel[@]}" -m "$ROCE_VM_MEM" -smp 1 \
+	"$VM_DIR/lib/qemu-wrap" "$$" "$budget" "${pin[@]}" qemu-system-x86_64 "${accel[@]}" -m "$ROCE_VM_MEM" -smp 1 \
 		-nodefaults -no-user-config -display none -no-reboot -pidfile "$dir.pid" \
 		-kernel "$(kernel_image)" -initrd "$ROCE_VM_CACHE/initrd.gz" \
 		-append "console=ttyS0 quiet panic=-1 roce_vm_node=$node ${ROCE_VM_APPEND:-}" \
