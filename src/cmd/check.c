@@ -119,6 +119,18 @@ static void print_fix(FILE *out, const char *fix)
 	}
 }
 
+/* "subject: message", or the message alone when it begins with the subject ("eth0 is up", not
+ * "eth0: eth0 is up"). */
+static void print_subject_and_message(FILE *out, const char *subject, const char *message)
+{
+	size_t len = strlen(subject);
+
+	if (len && strncmp(message, subject, len) == 0 && strchr(" :,", message[len]) && message[len])
+		fprintf(out, "%s\n", message);
+	else
+		fprintf(out, "%s: %s\n", subject, message);
+}
+
 static void print_findings(FILE *out, const json_t *doc)
 {
 	const json_t *list = json_object_get(doc, "findings"), *counts = json_object_get(doc, "counts");
@@ -139,9 +151,10 @@ static void print_findings(FILE *out, const json_t *doc)
 		snprintf(tag, sizeof(tag), "%s", sev);
 		for (char *c = tag; *c; c++)
 			*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
-		fprintf(out, "  %s%-4s%s  %-18s %s: %s\n", colour ? colour_of(sev) : "", tag, colour ? "\033[0m" : "",
-			json_string_value(json_object_get(it, "id")), json_string_value(json_object_get(it, "subject")),
-			json_string_value(json_object_get(it, "message")));
+		fprintf(out, "  %s%-4s%s  %-18s ", colour ? colour_of(sev) : "", tag, colour ? "\033[0m" : "",
+			json_string_value(json_object_get(it, "id")));
+		print_subject_and_message(out, json_string_value(json_object_get(it, "subject")),
+					  json_string_value(json_object_get(it, "message")));
 		if (json_is_string(fix) && strcmp(sev, "ok") != 0)
 			print_fix(out, json_string_value(fix));
 	}

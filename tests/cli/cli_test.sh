@@ -170,6 +170,9 @@ result "check --json: verdict, finding with id, area, severity, fix" $?
 NO_COLOR= run --root "$FIX/cx6lx-2port" check
 ! grep -q $'\033' "$out"; result "check: no colour when stdout is not a terminal" $?
 ! grep -q 'firewall.firewalld' "$out"; result "check: a tree without /proc says nothing about firewalld" $?
+run --root "$FIX/check-seed000" check
+grep -q '^  OK    kernel.modules     ib_uverbs is loaded' "$out" && ! grep -qE '^  [A-Z]+ +[a-z_.]+ +([^ ]+): \1[ ,:]' "$out"
+result "check text: a message that starts with its subject is not prefixed by it again" $?
 bad "check bad family" 64 "bad --family 'x'" -- check --family x
 
 # ---- nccl-env ----
