@@ -9,6 +9,8 @@
 
 #include "cmd/check_probe.h"
 #include "probe/container.h"
+#include "probe/local_ports.h"
+#include "probe/proc_environ.h"
 #include "verbs/mr_probe.h"
 
 extern char **environ;
@@ -24,19 +26,9 @@ static bool wants(const struct findings *f, const char *prefix)
 /* <root>/proc/self/environ as an envp array; absent file: no environment. */
 static void replayed_environ(struct check_probe *p, const struct rootfs *root)
 {
-	size_t n = 0;
-	int len;
-
 	p->environ_buf = malloc(ENVIRON_MAX);
-	if (!p->environ_buf)
-		return;
-	len = rootfs_read(root, p->environ_buf, ENVIRON_MAX, "proc/self/environ");
-	if (len <= 0)
-		return;
-	for (char *s = p->environ_buf; s < p->environ_buf + len && n < CHECK_ENV_MAX; s += strlen(s) + 1)
-		if (*s)
-			p->envp[n++] = s;
-	p->envp[n] = NULL;
+	if (p->environ_buf)
+		proc_environ_read(root, "proc/self/environ", p->environ_buf, ENVIRON_MAX, p->envp, CHECK_ENV_MAX);
 }
 
 /* Under --root a tree without the directory did not capture that source: its rules stay silent rather than
@@ -106,15 +98,13 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 		in->systemd = &p->systemd;
 	}
 	if (wants(wanted, "firewall.firewalld") || wants(wanted, "firewall.rules")) {
-		char range[64];
 		unsigned lo, hi;
 
 		if (captured(&root, "proc")) {   /* a tree without /proc cannot say what runs */
 			firewall_procs_read(&root, &p->fw, notes);
 			in->fw_procs = &p->fw;
 		}
-		if (rootfs_read(&root, range, sizeof(range), "proc/sys/net/ipv4/ip_local_port_range") > 0 &&
-		    sscanf(range, "%u %u", &lo, &hi) == 2 && lo <= hi && hi <= 65535)
+		if (local_port_range_read(&root, &lo, &hi) == 0)
 			snprintf(in->port_range, sizeof(in->port_range), "%u-%u", lo, hi);
 		in->nft_err = nft_ruleset_read(&root, &p->nft);
 		in->nft = &p->nft;
