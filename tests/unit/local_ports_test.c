@@ -30,7 +30,7 @@ static void port_range_refuses_what_is_not_two_ports(void)
 	CHECK(rootfs_open(&root, t.dir) == 0);
 	CHECK(local_port_range_read(&root, &lo, &hi) == -ENOENT);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		TREE_PUT(&t, "proc/sys/net/ipv4/ip_local_port_range", bad[i]);
+		tree_put(&t, "proc/sys/net/ipv4/ip_local_port_range", bad[i], strlen(bad[i]));
 		CHECK(local_port_range_read(&root, &lo, &hi) == -EINVAL);
 	}
 	TREE_PUT(&t, "proc/sys/net/ipv4/ip_local_port_range", "1024\t65535\n");
