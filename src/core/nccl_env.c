@@ -37,19 +37,17 @@ static bool name_is_prefix_of_another(const char *name, const char *const *other
 	return false;
 }
 
-/* An address of family on the port's netdev: from rtnetlink, or under --root witnessed by a RoCE v2 GID of it. */
-static bool netdev_has_family(const struct netdev *nd, const struct rdma_port *p, int family)
+/* An address of family on the port's netdev: from rtnetlink, or under --root witnessed by the port's RoCE v2
+ * GID of that family (chosen, the port's gid_suggest_port answer for it). */
+static bool netdev_has_family(const struct netdev *nd, int family, const struct gid_choice *chosen)
 {
-	struct gid_choice c;
-
 	if (nd && nd->addrs_known) {
 		for (size_t i = 0; i < nd->addr_count; i++)
 			if (nd->addrs[i].family == family)
 				return true;
 		return false;
 	}
-	gid_suggest_port(p, nd, family, NULL, &c);
-	return c.found;
+	return chosen->found;
 }
 
 static int choose_socket_if(const struct host *host, const char *socket_if, const char *first_netdev,
@@ -108,7 +106,7 @@ int nccl_env_build(const struct host *host, int family, const char *socket_if, s
 						d->name, p->num);
 			if (len >= sizeof(hca))
 				break;
-			if (!first_netdev[0] && netdev_has_family(nd, p, family))
+			if (!first_netdev[0] && netdev_has_family(nd, family, &c))
 				snprintf(first_netdev, sizeof(first_netdev), "%s", p->netdev);
 			if (common >= 0 && common != (int)c.entry->index)
 				agree = false;
