@@ -125,7 +125,7 @@ static void print_subject_and_message(FILE *out, const char *subject, const char
 {
 	size_t len = strlen(subject);
 
-	if (len && strncmp(message, subject, len) == 0 && strchr(" :,", message[len]) && message[len])
+	if (len && strncmp(message, subject, len) == 0 && message[len] && strchr(" :,", message[len]))
 		fprintf(out, "%s\n", message);
 	else
 		fprintf(out, "%s: %s\n", subject, message);
