@@ -148,6 +148,7 @@ int cmd_lat(struct app *app, int argc, char **argv)
 	cfg.tx_depth = 1;              /* one write in flight: each is reaped before the next (as ib_write_lat) */
 	cfg.inline_size = a.inline_size;
 	cfg.iters = a.iters;
+	cfg.corrupt = perf_test_corrupt();
 
 	client_run(&cfg, &rep);
 

@@ -157,10 +157,12 @@ static void prepare_buffers(struct session *s, uint32_t size, uint32_t seed)
 	const struct client_config *cfg = s->cfg;
 
 	if (we_send_data(cfg)) {
+		size_t checked = pattern_checked_len(cfg->test == PROTO_TEST_LAT, size);
+
 		pattern_fill(perf_slot(s->perf, PERF_SLOT_BULK), size, pattern_seed(seed, false, false));
 		pattern_fill(perf_slot(s->perf, PERF_SLOT_FINAL), size, pattern_seed(seed, false, true));
-		if (cfg->corrupt)
-			perf_slot(s->perf, PERF_SLOT_FINAL)[size / 2] ^= 0x01;
+		if (cfg->corrupt && checked)
+			perf_slot(s->perf, PERF_SLOT_FINAL)[checked / 2] ^= 0x01;
 	}
 	if (we_receive_data(cfg))
 		for (unsigned i = 0; i < (cfg->test == PROTO_TEST_LAT ? 1 : cfg->qps); i++)
@@ -171,7 +173,7 @@ static void prepare_buffers(struct session *s, uint32_t size, uint32_t seed)
 static void check_received(struct session *s, struct client_size *r)
 {
 	const struct client_config *cfg = s->cfg;
-	size_t len = cfg->test == PROTO_TEST_LAT ? r->size - 1 : r->size, offset;
+	size_t len = pattern_checked_len(cfg->test == PROTO_TEST_LAT, r->size), offset;
 	unsigned qps = cfg->test == PROTO_TEST_LAT ? 1 : cfg->qps;
 
 	if (cfg->corrupt && !we_send_data(cfg))

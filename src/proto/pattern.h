@@ -19,4 +19,10 @@ static inline uint32_t pattern_seed(uint32_t start_seed, bool serve, bool final)
 	return start_seed ^ (serve ? 0x5a5a5a5au : 0) ^ (final ? 0 : 0x9e3779b9u);
 }
 
+/* The bytes of a message the receiver checks: all of them, but lat's last byte is its ping-pong mark. */
+static inline size_t pattern_checked_len(bool lat, uint32_t size)
+{
+	return lat ? size - 1 : size;
+}
+
 #endif

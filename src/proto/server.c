@@ -415,10 +415,12 @@ static void prepare_buffers(struct session *s)
 	uint32_t size = s->start.size;
 
 	if (serve_sends_data(h)) {
+		size_t checked = pattern_checked_len(h->test == PROTO_TEST_LAT, size);
+
 		pattern_fill(perf_slot(s->perf, PERF_SLOT_BULK), size, pattern_seed(s->start.seed, true, false));
 		pattern_fill(perf_slot(s->perf, PERF_SLOT_FINAL), size, pattern_seed(s->start.seed, true, true));
-		if (s->srv->cfg->corrupt)
-			perf_slot(s->perf, PERF_SLOT_FINAL)[size / 2] ^= 0x01;
+		if (s->srv->cfg->corrupt && checked)
+			perf_slot(s->perf, PERF_SLOT_FINAL)[checked / 2] ^= 0x01;
 	}
 	if (serve_receives_data(h))
 		for (unsigned i = 0; i < h->ep.qps; i++)
@@ -428,7 +430,7 @@ static void prepare_buffers(struct session *s)
 static void check_received(struct session *s, struct proto_result *r)
 {
 	const struct proto_hello *h = &s->hello;
-	size_t len = h->test == PROTO_TEST_LAT ? s->start.size - 1 : s->start.size, offset;
+	size_t len = pattern_checked_len(h->test == PROTO_TEST_LAT, s->start.size), offset;
 
 	r->check = PROTO_CHECK_NONE;
 	if (!(h->flags & PROTO_FLAG_VERIFY) || !serve_receives_data(h))
