@@ -247,6 +247,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	cfg.op = a.op;
 	cfg.bidir = a.bidir;
 	cfg.corrupt = perf_test_corrupt();
+	cfg.bad_rkey = perf_test_bad_rkey();
 	cfg.qps = a.qps;
 	cfg.tx_depth = a.tx_depth;
 	cfg.inline_size = a.inline_size;

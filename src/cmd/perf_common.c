@@ -178,6 +178,13 @@ bool perf_test_corrupt(void)
 	return v && strcmp(v, "1") == 0;
 }
 
+bool perf_test_bad_rkey(void)
+{
+	const char *v = getenv("ROCE_DOCTOR_TEST_BAD_RKEY");
+
+	return v && strcmp(v, "1") == 0;
+}
+
 void format_bytes(uint64_t bytes, char *buf, size_t size)
 {
 	if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)

@@ -36,6 +36,9 @@ unsigned long parse_count(const struct argp_state *state, const char *option, co
 
 /* The test hook: ROCE_DOCTOR_TEST_CORRUPT=1 flips one byte of the last message. */
 bool perf_test_corrupt(void);
+/* Test hook ROCE_DOCTOR_TEST_BAD_RKEY=1: bw uses a wrong rkey for the serve's buffer, so the serve's RDMA
+ * stack refuses the access and a real work completion fails. */
+bool perf_test_bad_rkey(void);
 
 /* Size text for tables: "64", "4K", "1M". */
 void format_bytes(uint64_t bytes, char *buf, size_t size);

@@ -412,6 +412,7 @@ static int run_size(struct session *s, uint32_t size, size_t index)
 int client_run(const struct client_config *cfg, struct client_report *rep)
 {
 	struct session s = { .cfg = cfg, .rep = rep, .fd = -1, .timeout_ms = (int)cfg->timeout_s * 1000 };
+	struct perf_endpoint remote;
 	uint32_t max_size = 0;
 	struct perf_config pc;
 	char err[512];
@@ -440,7 +441,10 @@ int client_run(const struct client_config *cfg, struct client_report *rep)
 	rep->inline_granted = perf_inline_granted(s.perf);
 	if (handshake(&s))
 		goto out;
-	if (perf_connect(s.perf, &rep->remote, rep->path_mtu, err, sizeof(err)) ||
+	remote = rep->remote;
+	if (cfg->bad_rkey)
+		remote.rkey ^= 0x5a5a5a00u;   /* the key index, not the tag: a key the serve never made */
+	if (perf_connect(s.perf, &remote, rep->path_mtu, err, sizeof(err)) ||
 	    perf_post_receives(s.perf, err, sizeof(err))) {
 		failf(&s, CLIENT_SETUP, "cannot connect the QPs to the serve at %s: %s", s.where, err);
 		goto out;

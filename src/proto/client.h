@@ -36,6 +36,7 @@ struct client_config {
 	enum perf_op op;
 	bool bidir, verify;
 	bool corrupt;                          /* test hook: flip one byte of the last message */
+	bool bad_rkey;                         /* test hook: address the serve's buffer with a wrong rkey */
 	unsigned qps, tx_depth, inline_size;
 	int mtu_request;                       /* IBV_MTU_*, 0: the ports decide */
 	const uint32_t *sizes;
