@@ -9,6 +9,13 @@ readme=$src/README.md man=$src/man/roce-doctor.8 comp=$src/completions/roce-doct
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+# one test of "every item of LIST is documented": FOUND (the list), MISSING (what the README lacks)
+judge() { # FOUND MISSING IF-EMPTY IF-OK IF-MISSING
+	if [ -z "$1" ]; then not_ok "$3"
+	elif [ -z "$2" ]; then ok "$4"
+	else not_ok "$5:$2"; fi
+}
+readme_section() { awk -v h="## $1" 'index($0, h) == 1 { f = 1; next } /^## / { f = 0 } f' "$readme"; }
 
 commands=$("$rd" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && /^  [a-z]/ { print $1 }')
 [ -n "$commands" ] && ok "the binary lists its commands" || not_ok "no command list in roce-doctor --help"
@@ -37,7 +44,7 @@ done
 # ids_test: the README's Checks section (its table rows "| `area.name` |") against the code. Every id check
 # emits over a fixture tree is documented; every documented id is a string literal of src/core; every id a
 # rule adds (finding_add(out, "...") in src/core) is documented, so a new id fails here until it is.
-checks_section=$(awk '/^## Checks$/ { f = 1; next } /^## / { f = 0 } f' "$readme")
+checks_section=$(readme_section Checks)
 documented=$(sed -nE 's/^\| `([a-z0-9_]+\.[a-z0-9_]+)` \|.*/\1/p' <<< "$checks_section" | sort -u)
 [ -n "$documented" ] && ok "README's Checks section lists check ids" || not_ok "README has no '## Checks' table of ids"
 for f in "$src"/tests/fixtures/*/; do
@@ -47,9 +54,8 @@ for f in "$src"/tests/fixtures/*/; do
 	emitted=$("$rd" --root "$f" --json check 2> /dev/null | sed -nE 's/^ +"id": "([a-z0-9_.]+)",$/\1/p' | sort -u)
 	missing=""
 	for id in $emitted; do grep -qx -- "$id" <<< "$documented" || missing="$missing $id"; done
-	if [ -z "$emitted" ]; then not_ok "check --root $name emitted no ids"
-	elif [ -z "$missing" ]; then ok "README documents every id check emits on $name"
-	else not_ok "README's Checks section lacks ids check emits on $name:$missing"; fi
+	judge "$emitted" "$missing" "check --root $name emitted no ids" "README documents every id check emits on $name" \
+		"README's Checks section lacks ids check emits on $name"
 done
 unknown=""
 for id in $documented; do grep -qF -- "\"$id\"" "$src"/src/core/*.c || unknown="$unknown $id"; done
@@ -65,7 +71,7 @@ done
 # json_keys_test: every member name of the documents the fixtures give (at any depth) is in README's JSON
 # section, so a new or renamed field fails here until it is documented. bw and lat need a live peer: their
 # documents are checked in the VM cases.
-json_section=$(awk '/^## JSON/ { f = 1; next } /^## / { f = 0 } f' "$readme")
+json_section=$(readme_section JSON)
 for run in "cx6lx-2port devices" "cx6lx-2port gid" "cx6lx-2port gid --suggest" "check-seed000 check" \
 	"cx6lx-2port nccl-env" "eight-hca check"; do
 	set -- $run
@@ -73,9 +79,9 @@ for run in "cx6lx-2port devices" "cx6lx-2port gid" "cx6lx-2port gid --suggest" "
 	keys=$("$rd" --root "$src/tests/fixtures/$fixture" --json "$@" 2> /dev/null | sed -nE 's/^ *"([a-z_0-9]+)": .*/\1/p' | sort -u)
 	missing=""
 	for k in $keys; do grep -qE -- "(^|[^a-z_])$k([^a-z_]|$)" <<< "$json_section" || missing="$missing $k"; done
-	if [ -z "$keys" ]; then not_ok "--json $* on $fixture gave no members"
-	elif [ -z "$missing" ]; then ok "README's JSON section names every member of --json $* ($fixture)"
-	else not_ok "README's JSON section lacks members of --json $* ($fixture):$missing"; fi
+	judge "$keys" "$missing" "--json $* on $fixture gave no members" \
+		"README's JSON section names every member of --json $* ($fixture)" \
+		"README's JSON section lacks members of --json $* ($fixture)"
 done
 
 echo "1..$n"
