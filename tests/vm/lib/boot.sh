@@ -31,13 +31,14 @@ vm_prepare() {
 	} > "$dir/.roce-vm/env"
 }
 
-# vm_start DIR NODE PORT_LOCAL PORT_PEER BUDGET: boot in the background; VM_PID[NODE] is set.
+# vm_start DIR NODE NETDEV BUDGET: boot in the background with NETDEV as its NIC's backend (a -netdev
+# value without its id); VM_PID[NODE] is set.
 vm_start() {
-	local dir=$1 node=$2 lport=$3 rport=$4 budget=$5 accel mac pin
+	local dir=$1 node=$2 netdev=$3 budget=$4 accel mac pin
 	mac=52:54:00:88:00:0$([ "$node" = a ] && echo 1 || echo 2)
 	# Nested KVM hangs at kernel entry on the machines tried, so TCG; ROCE_VM_ACCEL=kvm to try anyway.
 	if [ "${ROCE_VM_ACCEL:-tcg}" = kvm ]; then accel=(-enable-kvm -cpu host); else accel=(-accel "tcg,thread=multi" -cpu max); fi
-	# -nodefaults: no default user-mode NIC (the only traffic is the UDP socket on 127.0.0.1), no VGA.
+	# -nodefaults: no default user-mode NIC (the only traffic is the cable on 127.0.0.1), no VGA.
 	# The wrapper (lib/qemu-wrap) reports a qemu killed by a signal itself instead of bash's "Killed" line,
 	# and takes qemu down if this runner vanishes without its EXIT trap (SIGKILL).
 	# ROCE_VM_PIN=1 (benchmarks): node a's qemu on CPU 0, b's on CPU 1, so the two never take turns on one core.
@@ -51,7 +52,7 @@ vm_start() {
 		-serial "file:$dir.console" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$dir,mount_tag=share,security_model=none" \
-		-netdev "socket,id=n0,udp=127.0.0.1:$rport,localaddr=127.0.0.1:$lport" \
+		-netdev "$netdev,id=n0" \
 		-device "virtio-net-pci,netdev=n0,mac=$mac" \
 		> "$dir.qemu.log" 2>&1 < /dev/null &
 	VM_PID[$node]=$!
@@ -61,13 +62,24 @@ vm_start() {
 }
 
 # vm_start_pair RUNDIR BUDGET: node shares are RUNDIR/a and RUNDIR/b (already prepared).
+# The cable is a Unix stream socket, B listening and A connecting: lossless, the sender waits when the
+# receiver is behind, as on the lossless (PFC) Ethernet RoCE is deployed on, and without Nagle's delays (qemu
+# does not set TCP_NODELAY on a TCP stream netdev). A UDP socket cable, as before, dropped frames whenever a
+# guest fell behind (the host's UDP receive buffer holds about 20 jumbo frames: 677584 RcvbufErrors on this
+# machine by one afternoon; rxe's hw_counters showed one packet in ten retransmitted during bw), and each
+# lost tail cost a retransmit timeout: that was most of the run-to-run spread of every bandwidth number.
 vm_start_pair() {
-	local run=$1 budget=$2 pa pb
-	pa=$(free_udp_port)
-	pb=$(free_udp_port)
-	while [ "$pb" = "$pa" ]; do pb=$(free_udp_port); done
-	vm_start "$run/b" b "$pb" "$pa" "$budget"
-	vm_start "$run/a" a "$pa" "$pb" "$budget"
+	local run=$1 budget=$2 sock i
+	sock=$run/cable.sock
+	[ ${#sock} -lt 100 ] || die "$sock: too long for a Unix socket path"
+	rm -f "$sock"
+	vm_start "$run/b" b "stream,server=on,addr.type=unix,addr.path=$sock" "$budget"
+	for i in $(seq 200); do
+		[ -S "$sock" ] && break
+		vm_alive b || break
+		sleep 0.05
+	done
+	vm_start "$run/a" a "stream,server=off,addr.type=unix,addr.path=$sock" "$budget"
 }
 
 vm_alive() { [ -n "${VM_PID[$1]:-}" ] && kill -0 "${VM_PID[$1]}" 2>/dev/null; }
