@@ -26,6 +26,7 @@ _roce_doctor()
 		--family) COMPREPLY=($(compgen -W "ipv4 ipv6" -- "$cur")); return ;;
 		--format) COMPREPLY=($(compgen -W "sh env json docker k8s" -- "$cur")); return ;;
 		--op) COMPREPLY=($(compgen -W "write read send" -- "$cur")); return ;;
+		--wait) COMPREPLY=($(compgen -W "auto poll event" -- "$cur")); return ;;
 		--mtu) COMPREPLY=($(compgen -W "256 512 1024 2048 4096" -- "$cur")); return ;;
 		--socket-if) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
 		--user) COMPREPLY=($(compgen -u -- "$cur")); return ;;
@@ -41,7 +42,7 @@ _roce_doctor()
 		check) COMPREPLY=($(compgen -W "--only --skip --family --user --json --help" -- "$cur")) ;;
 		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --json --help" -- "$cur")) ;;
 		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --json --help" -- "$cur")) ;;
-		bw) COMPREPLY=($(compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --device --gid-index --mtu --port --timeout --no-verify --json --help" -- "$cur")) ;;
+		bw) COMPREPLY=($(compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --wait --device --gid-index --mtu --port --timeout --no-verify --json --help" -- "$cur")) ;;
 		lat) COMPREPLY=($(compgen -W "--size --sweep --iters --inline --device --gid-index --mtu --port --timeout --no-verify --json --help" -- "$cur")) ;;
 	esac
 }

@@ -10,7 +10,8 @@
 #define SWEEP_MIN 2u
 #define SWEEP_COUNT 23           /* 2 B .. 8 MiB */
 
-enum { OPT_OP = 0x100, OPT_BIDIR };
+enum { OPT_OP = 0x100, OPT_BIDIR, OPT_WAIT };
+enum wait_choice { WAIT_AUTO, WAIT_POLL, WAIT_EVENT };
 
 struct bw_args {
 	struct perf_conn_args conn;
@@ -20,6 +21,7 @@ struct bw_args {
 	uint64_t iters;
 	double duration;             /* seconds per size; 0 until given */
 	unsigned qps, tx_depth, inline_size;
+	enum wait_choice wait;
 };
 
 static const struct argp_option bw_options[] = {
@@ -32,6 +34,8 @@ static const struct argp_option bw_options[] = {
 	{ "qps", 'q', "N", 0, "Queue pairs, the load spread over them (default 1, at most 64)", 0 },
 	{ "tx-depth", 't', "N", 0, "Work requests in flight per QP (default 128)", 0 },
 	{ "inline", 'I', "BYTES", 0, "Send messages up to this size inline (default 220; the device may allow less)", 0 },
+	{ "wait", OPT_WAIT, "auto|poll|event", 0, "Between completions spin on the CQ (poll) or sleep until one "
+	  "comes (event); auto: event on a software device (rxe, siw), poll on a NIC", 0 },
 	{ 0 }
 };
 
@@ -56,6 +60,16 @@ static error_t parse_bw(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_BIDIR:
 		a->bidir = true;
+		return 0;
+	case OPT_WAIT:
+		if (strcmp(arg, "auto") == 0)
+			a->wait = WAIT_AUTO;
+		else if (strcmp(arg, "poll") == 0)
+			a->wait = WAIT_POLL;
+		else if (strcmp(arg, "event") == 0)
+			a->wait = WAIT_EVENT;
+		else
+			argp_error(state, "bad --wait '%s': expected auto, poll or event", arg);
 		return 0;
 	case 's':
 		if (parse_bytes(arg, PROTO_MAX_SLOT, &a->size) < 0 || a->size == 0)
@@ -183,13 +197,15 @@ static void print_bw(FILE *out, const json_t *doc)
 	if (json_array_size(json_object_get(doc, "results")) == 0)
 		return;
 
-	fprintf(out, "bw %s%s to %s port %lld: %lld QP%s, tx depth %lld, inline up to %lld B, data check %s\n",
+	fprintf(out, "bw %s%s to %s port %lld: %lld QP%s, tx depth %lld, inline up to %lld B, %s, data check %s\n",
 		json_string_value(json_object_get(doc, "op")), bidir ? " (both directions)" : "",
 		json_string_value(json_object_get(doc, "peer")), (long long)json_integer_value(json_object_get(doc, "tcp_port")),
 		(long long)json_integer_value(json_object_get(doc, "qps")),
 		json_integer_value(json_object_get(doc, "qps")) > 1 ? "s" : "",
 		(long long)json_integer_value(json_object_get(doc, "tx_depth")),
 		(long long)json_integer_value(json_object_get(doc, "inline")),
+		strcmp(json_string_value(json_object_get(doc, "wait")), "event") == 0 ? "sleeps on completion events"
+										       : "polls for completions",
 		json_is_true(json_object_get(doc, "verify")) ? "on" : "off");
 	fprintf(out, "local %s:%lld GID %lld (%s%s%s%s)", json_string_value(json_object_get(local, "device")),
 		(long long)json_integer_value(json_object_get(local, "port")),
@@ -251,6 +267,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	cfg.qps = a.qps;
 	cfg.tx_depth = a.tx_depth;
 	cfg.inline_size = a.inline_size;
+	cfg.wait = a.wait == WAIT_POLL ? PERF_WAIT_POLL : a.wait == WAIT_EVENT ? PERF_WAIT_EVENT : perf_wait_for(&target);
 	cfg.iters = a.iters;
 	cfg.duration_ms = a.iters ? 0 : (uint32_t)((a.duration > 0 ? a.duration : a.sweep ? 0.5 : 2.0) * 1000);
 	progress = (struct progress){ .total = cfg.size_count, .tty = isatty(STDERR_FILENO) };
@@ -265,6 +282,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	json_object_set_new(doc, "qps", json_integer(a.qps));
 	json_object_set_new(doc, "tx_depth", json_integer(a.tx_depth));
 	json_object_set_new(doc, "inline", json_integer(rep.inline_granted));
+	json_object_set_new(doc, "wait", json_string(perf_wait_name(cfg.wait)));
 	json_object_set_new(doc, "iterations", a.iters ? json_integer((json_int_t)a.iters) : json_null());
 	json_object_set_new(doc, "duration_s", a.iters ? json_null() : json_real(cfg.duration_ms / 1000.0));
 	perf_doc_common(doc, &a.conn, &target, &rep);

@@ -119,6 +119,7 @@ int perf_choose_target(const struct host *host, const char *dev, unsigned port, 
 	out->gid_index = best.index;
 	snprintf(out->netdev, sizeof(out->netdev), "%s", best.port->netdev);
 	out->link_gbps = best.port->rate_gbps;
+	out->software = best.dev->parent[0] != '\0';
 	snprintf(out->reason, sizeof(out->reason), "%s", best.reason);
 	if (best.entry)
 		gid_format_ip(&best.entry->gid, out->address);
@@ -131,6 +132,11 @@ int perf_choose_target(const struct host *host, const char *dev, unsigned port, 
 	if (best.port->state != 4)
 		notes_add(warnings, "%s:%u is %s, not ACTIVE", best.dev->name, best.port->num, best.port->state_name);
 	return 0;
+}
+
+enum perf_wait perf_wait_for(const struct perf_target *t)
+{
+	return t->software ? PERF_WAIT_EVENT : PERF_WAIT_POLL;
 }
 
 int parse_bytes(const char *arg, uint64_t max, uint64_t *out)

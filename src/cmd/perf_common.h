@@ -17,6 +17,7 @@ struct perf_target {
 	char address[64];             /* the GID as an IP address */
 	char netdev[IF_NAMESIZE];
 	double link_gbps;             /* 0 unknown */
+	bool software;                /* a software RDMA device (rxe, siw: it names its netdev as its parent) */
 	char reason[768];             /* why this GID */
 };
 
@@ -26,6 +27,10 @@ struct perf_target {
 int perf_choose_target(const struct host *host, const char *dev, unsigned port, int gid_index,
 		       const struct in6_addr *peer, struct perf_target *out, struct notes *warnings, char *why,
 		       size_t why_size);
+
+/* How bw and serve's loops wait for completions on the target's device: asleep on completion events on a
+ * software device, whose work runs on the CPUs a spinning loop would take; spinning on a NIC. */
+enum perf_wait perf_wait_for(const struct perf_target *t);
 
 /* "4096", "64K", "1M" (powers of 1024) -> bytes; -EINVAL or -ERANGE (over max). */
 int parse_bytes(const char *arg, uint64_t max, uint64_t *out);

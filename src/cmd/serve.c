@@ -144,6 +144,7 @@ static int choose(void *arg, const struct sockaddr_storage *client, struct serve
 		snprintf(out->device, sizeof(out->device), "%s", target.device);
 		out->port = target.port;
 		out->gid_index = target.gid_index;
+		out->wait = perf_wait_for(&target);
 	} else {
 		/* Name the serve's side, so the client knows whose host lacks what. */
 		char mine[512];

@@ -426,7 +426,7 @@ int client_run(const struct client_config *cfg, struct client_report *rep)
 	pc = (struct perf_config){
 		.device = cfg->device, .port = cfg->port, .gid_index = cfg->gid_index, .qps = cfg->qps,
 		.tx_depth = cfg->tx_depth, .rx_depth = proto_rx_depth((uint8_t)cfg->op, cfg->tx_depth),
-		.inline_size = cfg->inline_size, .slot_size = s.slot,
+		.inline_size = cfg->inline_size, .slot_size = s.slot, .wait = cfg->wait,
 	};
 	/* The serve first: a missing serve is the commonest mistake, and says nothing about this host. */
 	if (chan_connect(&cfg->peer, s.timeout_ms, &s.fd, err, sizeof(err))) {

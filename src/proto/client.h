@@ -38,6 +38,7 @@ struct client_config {
 	bool corrupt;                          /* test hook: flip one byte of the last message */
 	bool bad_rkey;                         /* test hook: address the serve's buffer with a wrong rkey */
 	unsigned qps, tx_depth, inline_size;
+	enum perf_wait wait;                   /* how bw's loop waits for completions */
 	int mtu_request;                       /* IBV_MTU_*, 0: the ports decide */
 	const uint32_t *sizes;
 	size_t size_count;

@@ -304,7 +304,7 @@ static int accept_hello(struct session *s, const struct proto_hello *h)
 	pc = (struct perf_config){
 		.device = dev.device, .port = dev.port, .gid_index = dev.gid_index, .qps = h->ep.qps,
 		.tx_depth = h->tx_depth, .rx_depth = proto_rx_depth(h->op, h->tx_depth),
-		.inline_size = h->inline_size, .slot_size = h->slot_size,
+		.inline_size = h->inline_size, .slot_size = h->slot_size, .wait = dev.wait,
 	};
 	snprintf(s->on, sizeof(s->on), "%s:%u GID %d", dev.device, dev.port, dev.gid_index);
 	if (perf_open(&pc, &s->perf, why, sizeof(why)))

@@ -6,10 +6,13 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "verbs/perf.h"
+
 struct serve_device {
 	char device[64];
 	unsigned port;
 	int gid_index;
+	enum perf_wait wait;          /* how the bandwidth loop waits for completions */
 };
 
 struct serve_limits {

@@ -14,6 +14,11 @@
 enum perf_op { PERF_OP_WRITE = 1, PERF_OP_READ = 2, PERF_OP_SEND = 3 };
 enum perf_link { PERF_LINK_ETHERNET = 1, PERF_LINK_INFINIBAND = 2 };
 
+/* How the bandwidth loop waits while nothing has completed: spinning on the CQ (perftest's default, right
+ * for a NIC), or asleep on a completion event (right for Soft-RoCE and siw, whose "NIC" is the kernel on
+ * the same CPUs: a spinning loop takes CPU from the very softirq work it waits for). lat always spins. */
+enum perf_wait { PERF_WAIT_POLL = 0, PERF_WAIT_EVENT = 1 };
+
 /* Everything a peer needs to reach our queue pairs and memory. Plain integers: it travels on the wire. */
 struct perf_endpoint {
 	uint8_t link_layer;          /* enum perf_link */
@@ -47,6 +52,7 @@ struct perf_config {
 	unsigned rx_depth;           /* receive queue entries per QP; 0: no receives (write, read) */
 	unsigned inline_size;        /* asked for; perf_inline_granted() says what the QP took */
 	size_t slot_size;
+	enum perf_wait wait;         /* for perf_bw */
 };
 
 struct perf_ctx;
@@ -136,6 +142,7 @@ int perf_lat(struct perf_ctx *ctx, const struct perf_lat_run *run, struct perf_w
 const char *perf_wc_status_name(int status);
 const char *perf_wc_explain(int status);
 const char *perf_op_name(enum perf_op op);
+const char *perf_wait_name(enum perf_wait wait);   /* "poll", "event" */
 
 /* Path MTU bytes -> IBV_MTU_* (0 when not one of 256..4096), and back. */
 int perf_mtu_enum(int bytes);

@@ -1,7 +1,9 @@
-/* The bandwidth loop: groups of pre-built work requests, one signaled per group, CQs polled in batches. */
+/* The bandwidth loop: groups of pre-built work requests, one signaled per group, CQs polled in batches;
+ * between completions it spins or sleeps on a completion event (enum perf_wait). */
 #include "verbs/perf_internal.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #define POLL_BATCH 16
 #define SAMPLES_MAX 2048      /* completion timestamps kept for the peak */
 #define TICK_NS 1000000u
+#define SLEEP_MAX_NS 100000000u  /* the longest sleep on a completion event */
 
 struct tx_queue {
 	struct ibv_send_wr wr[GROUP_MAX];
@@ -283,12 +286,56 @@ static int post_what_fits(struct bw_loop *l, char *err, size_t size)
 	return 0;
 }
 
+/* Event mode: asks the CQs in use for an event on their next completion. The loop polls once more before
+ * it sleeps, so a completion that came before the arming is not slept through. */
+static int arm_cqs(struct bw_loop *l, char *err, size_t size)
+{
+	int ret = 0;
+
+	if (!l->progress.tx_done)
+		ret = ibv_req_notify_cq(l->c->send_cq, 0);
+	if (!ret && l->run->receive)
+		ret = ibv_req_notify_cq(l->c->recv_cq, 0);
+	if (ret) {
+		snprintf(err, size, "ibv_req_notify_cq: %s", strerror(ret));
+		return -ret;
+	}
+	return 0;
+}
+
+/* Sleeps until a completion event or until the clock reaches until_ns, and acknowledges the event. */
+static int sleep_for_event(struct bw_loop *l, uint64_t now, uint64_t until, char *err, size_t size)
+{
+	struct pollfd pfd = { .fd = l->c->channel->fd, .events = POLLIN };
+	uint64_t ns = until > now ? until - now : 0;
+	struct ibv_cq *cq;
+	void *cq_context;
+	int ret;
+
+	if (ns > SLEEP_MAX_NS)
+		ns = SLEEP_MAX_NS;
+	ret = poll(&pfd, 1, (int)((ns + 999999) / 1000000));
+	if (ret < 0 && errno != EINTR) {
+		snprintf(err, size, "waiting for a completion event: %s", strerror(errno));
+		return -errno;
+	}
+	if (ret == 1) {
+		if (ibv_get_cq_event(l->c->channel, &cq, &cq_context)) {
+			snprintf(err, size, "ibv_get_cq_event: %s", strerror(errno));
+			return -EIO;
+		}
+		ibv_ack_cq_events(cq, 1);
+	}
+	return 0;
+}
+
 static int run_loop(struct bw_loop *l, char *err, size_t size)
 {
 	const struct perf_bw_run *run = l->run;
 	uint64_t now = perf_now_ns(), last_progress = now, last_tick = now;
 	uint64_t deadline = run->iters || !run->initiate ? UINT64_MAX : now + run->duration_ns;
 	unsigned idle = 0;
+	bool armed = false;
 	int ret;
 
 	l->start_ns = now;
@@ -317,8 +364,24 @@ static int run_loop(struct bw_loop *l, char *err, size_t size)
 				return ret;
 			got += ret;
 		}
-		if (!got && ++idle < 64)
+		if (got) {
+			armed = false;
+		} else if (l->c->channel) {
+			if (!armed) {
+				ret = arm_cqs(l, err, size);
+				if (ret)
+					return ret;
+				armed = true;
+				continue;
+			}
+			ret = sleep_for_event(l, now, run->tick && last_tick + TICK_NS < deadline ? last_tick + TICK_NS
+											   : deadline, err, size);
+			if (ret)
+				return ret;
+			armed = false;
+		} else if (++idle < 64) {
 			continue;
+		}
 		idle = 0;
 		now = perf_now_ns();
 		if (got)

@@ -141,18 +141,23 @@ static int register_buffer(struct perf_ctx *c, char *err, size_t size)
 	return fail(err, size, ret, "ibv_reg_mr of %zu KiB", c->buf_len >> 10);
 }
 
-static int create_cqs(struct perf_ctx *c, char *err, size_t size)
+static int create_cqs(struct perf_ctx *c, enum perf_wait wait, char *err, size_t size)
 {
 	int send_cqe = (int)(c->qps * c->tx_depth), recv_cqe = (int)(c->qps * (c->rx_depth ? c->rx_depth : 1));
 
+	if (wait == PERF_WAIT_EVENT) {
+		c->channel = ibv_create_comp_channel(c->ctx);
+		if (!c->channel)
+			return fail(err, size, errno_or(ENOMEM), "ibv_create_comp_channel");
+	}
 	if (send_cqe > c->max_cqe)
 		send_cqe = c->max_cqe;
 	if (recv_cqe > c->max_cqe)
 		recv_cqe = c->max_cqe;
-	c->send_cq = ibv_create_cq(c->ctx, send_cqe, NULL, NULL, 0);
+	c->send_cq = ibv_create_cq(c->ctx, send_cqe, NULL, c->channel, 0);
 	if (!c->send_cq)
 		return fail(err, size, errno_or(ENOMEM), "ibv_create_cq(%d entries)", send_cqe);
-	c->recv_cq = ibv_create_cq(c->ctx, recv_cqe, NULL, NULL, 0);
+	c->recv_cq = ibv_create_cq(c->ctx, recv_cqe, NULL, c->channel, 0);
 	if (!c->recv_cq)
 		return fail(err, size, errno_or(ENOMEM), "ibv_create_cq(%d entries)", recv_cqe);
 	return 0;
@@ -257,7 +262,7 @@ int perf_open(const struct perf_config *cfg, struct perf_ctx **out, char *err, s
 	ret = register_buffer(c, err, err_size);
 	if (ret)
 		goto out_buf;
-	ret = create_cqs(c, err, err_size);
+	ret = create_cqs(c, cfg->wait, err, err_size);
 	if (ret)
 		goto out_cqs;
 	ret = create_qps(c, cfg->inline_size, err, err_size);
@@ -279,6 +284,8 @@ out_cqs:
 		ibv_destroy_cq(c->recv_cq);
 	if (c->send_cq)
 		ibv_destroy_cq(c->send_cq);
+	if (c->channel)
+		ibv_destroy_comp_channel(c->channel);
 	ibv_dereg_mr(c->mr);
 out_buf:
 	munmap(c->buf, c->buf_len);
@@ -299,6 +306,8 @@ void perf_close(struct perf_ctx *c)
 		ibv_destroy_qp(c->qp[i]);
 	ibv_destroy_cq(c->recv_cq);
 	ibv_destroy_cq(c->send_cq);
+	if (c->channel)
+		ibv_destroy_comp_channel(c->channel);
 	ibv_dereg_mr(c->mr);
 	munmap(c->buf, c->buf_len);
 	ibv_dealloc_pd(c->pd);

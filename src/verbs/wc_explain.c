@@ -8,6 +8,11 @@ const char *perf_wc_status_name(int status)
 	return ibv_wc_status_str((enum ibv_wc_status)status);
 }
 
+const char *perf_wait_name(enum perf_wait wait)
+{
+	return wait == PERF_WAIT_EVENT ? "event" : "poll";
+}
+
 const char *perf_op_name(enum perf_op op)
 {
 	switch (op) {

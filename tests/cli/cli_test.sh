@@ -213,6 +213,7 @@ bad "bw size 0" 64 "bad --size '0'" -- bw 127.0.0.1 -s 0
 bad "bw size over 8M" 64 "bad --size '9M'" -- bw 127.0.0.1 -s 9M
 bad "bw size with a bad unit" 64 "bad --size '4Q'" -- bw 127.0.0.1 -s 4Q
 bad "bw unknown op" 64 "bad --op 'atomic': expected write, read or send" -- bw 127.0.0.1 --op atomic
+bad "bw unknown wait" 64 "bad --wait 'spin': expected auto, poll or event" -- bw 127.0.0.1 --wait spin
 bad "bw --qps 0" 64 "bad --qps '0': expected a whole number from 1 to 64" -- bw 127.0.0.1 --qps 0
 bad "bw --iters with --duration" 64 "--iters and --duration exclude each other" -- bw 127.0.0.1 -n 5 -D 1
 bad "bw bad --mtu" 64 "bad --mtu 1500" -- bw 127.0.0.1 --mtu 1500
