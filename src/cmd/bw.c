@@ -39,37 +39,41 @@ static const struct argp_option bw_options[] = {
 	{ 0 }
 };
 
+/* The index of arg among three words, or -1. */
+static int word_index(const char *arg, const char *const words[3])
+{
+	for (int i = 0; i < 3; i++)
+		if (strcmp(arg, words[i]) == 0)
+			return i;
+	return -1;
+}
+
 static error_t parse_bw(int key, char *arg, struct argp_state *state)
 {
 	struct bw_args *a = state->input;
 	char *end;
+	int i;
 
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->conn;
 		return 0;
 	case OPT_OP:
-		if (strcmp(arg, "write") == 0)
-			a->op = PERF_OP_WRITE;
-		else if (strcmp(arg, "read") == 0)
-			a->op = PERF_OP_READ;
-		else if (strcmp(arg, "send") == 0)
-			a->op = PERF_OP_SEND;
-		else
+		i = word_index(arg, (const char *const[3]){ "write", "read", "send" });
+		if (i < 0)
 			argp_error(state, "bad --op '%s': expected write, read or send", arg);
+		else
+			a->op = (enum perf_op)(PERF_OP_WRITE + i);
 		return 0;
 	case OPT_BIDIR:
 		a->bidir = true;
 		return 0;
 	case OPT_WAIT:
-		if (strcmp(arg, "auto") == 0)
-			a->wait = WAIT_AUTO;
-		else if (strcmp(arg, "poll") == 0)
-			a->wait = WAIT_POLL;
-		else if (strcmp(arg, "event") == 0)
-			a->wait = WAIT_EVENT;
-		else
+		i = word_index(arg, (const char *const[3]){ "auto", "poll", "event" });
+		if (i < 0)
 			argp_error(state, "bad --wait '%s': expected auto, poll or event", arg);
+		else
+			a->wait = (enum wait_choice)i;
 		return 0;
 	case 's':
 		if (parse_bytes(arg, PROTO_MAX_SLOT, &a->size) < 0 || a->size == 0)

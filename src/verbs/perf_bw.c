@@ -13,7 +13,7 @@
 #define POLL_BATCH 16
 #define SAMPLES_MAX 2048      /* completion timestamps kept for the peak */
 #define TICK_NS 1000000u
-#define SLEEP_MAX_NS 100000000u  /* the longest sleep on a completion event */
+#define SLEEP_MAX_NS 100000000u  /* the longest sleep on a completion event: the stall check's period */
 
 struct tx_queue {
 	struct ibv_send_wr wr[GROUP_MAX];
@@ -374,8 +374,10 @@ static int run_loop(struct bw_loop *l, char *err, size_t size)
 				armed = true;
 				continue;
 			}
-			ret = sleep_for_event(l, now, run->tick && last_tick + TICK_NS < deadline ? last_tick + TICK_NS
-											   : deadline, err, size);
+			/* Not woken for the tick: it runs after each wake-up instead, so a sleep lasts until the
+			 * next completion (a wake-up every millisecond cost the sending kernel the CPU time the
+			 * sleeping was for). */
+			ret = sleep_for_event(l, now, deadline, err, size);
 			if (ret)
 				return ret;
 			armed = false;
