@@ -376,8 +376,11 @@ static int run_loop(struct bw_loop *l, char *err, size_t size)
 			}
 			/* Not woken for the tick: it runs after each wake-up instead, so a sleep lasts until the
 			 * next completion (a wake-up every millisecond cost the sending kernel the CPU time the
-			 * sleeping was for). */
-			ret = sleep_for_event(l, now, deadline, err, size);
+			 * sleeping was for), the end of the duration, or the moment the run counts as stalled. */
+			uint64_t wake = last_progress + run->stall_ns < deadline ? last_progress + run->stall_ns : deadline;
+
+			now = perf_now_ns();
+			ret = sleep_for_event(l, now, wake, err, size);
 			if (ret)
 				return ret;
 			armed = false;
