@@ -38,7 +38,8 @@ vm_start() {
 	mac=52:54:00:88:00:0$([ "$node" = a ] && echo 1 || echo 2)
 	# Nested KVM hangs at kernel entry on the machines tried, so TCG; ROCE_VM_ACCEL=kvm to try anyway.
 	if [ "${ROCE_VM_ACCEL:-tcg}" = kvm ]; then accel=(-enable-kvm -cpu host); else accel=(-accel "tcg,thread=multi" -cpu max); fi
-	# -nodefaults: no default user-mode NIC (the only traffic is the cable on 127.0.0.1), no VGA.
+	# -nodefaults: no default user-mode NIC (the only traffic is the cable: a Unix socket for a pair, a UDP
+	# socket on 127.0.0.1 for node A alone), no VGA.
 	# The wrapper (lib/qemu-wrap) reports a qemu killed by a signal itself instead of bash's "Killed" line,
 	# and takes qemu down if this runner vanishes without its EXIT trap (SIGKILL).
 	# ROCE_VM_PIN=1 (benchmarks): node a's qemu on CPU 0, b's on CPU 1, so the two never take turns on one core.

@@ -48,16 +48,16 @@ hidden_in_guest() {
 	return 1
 }
 
-# A port on 127.0.0.1 nobody is bound to (PROTO: u for UDP, t for TCP). Random rather than bind-to-0, so no
-# python is needed; the tiny race with another process is harmless (qemu then fails to start and the run
-# says so).
-free_port() { # u|t
+# A UDP port on 127.0.0.1 nobody is bound to (node A alone: its NIC's socket). Random rather than bind-to-0,
+# so no python is needed; the tiny race with another process is harmless (qemu then fails to start and the
+# run says so).
+free_udp_port() {
 	local p i
 	for i in $(seq 1 50); do
 		p=$((20000 + RANDOM % 40000))
-		ss -Hna"$1" "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return; }
+		ss -Hnul "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return; }
 	done
-	die "no free port on 127.0.0.1"
+	die "no free UDP port on 127.0.0.1"
 }
 
 # Time in milliseconds from bash's own clock: the run-cases poll loop reads it several times a tick and must
