@@ -316,8 +316,10 @@ static int sleep_for_event(struct bw_loop *l, uint64_t now, uint64_t until, char
 		ns = SLEEP_MAX_NS;
 	ret = poll(&pfd, 1, (int)((ns + 999999) / 1000000));
 	if (ret < 0 && errno != EINTR) {
-		snprintf(err, size, "waiting for a completion event: %s", strerror(errno));
-		return -errno;
+		int e = errno;
+
+		snprintf(err, size, "waiting for a completion event: %s", strerror(e));
+		return -e;
 	}
 	if (ret == 1) {
 		if (ibv_get_cq_event(l->c->channel, &cq, &cq_context)) {
