@@ -4,25 +4,8 @@
 set -u
 BIN=$1
 FIX=$2
-n=0 failed=0
-out=$(mktemp) err=$(mktemp) scratch=$(mktemp -d)
-trap 'rm -rf "$out" "$err" "$scratch"' EXIT
-
-run() { "$BIN" "$@" >"$out" 2>"$err"; rc=$?; }
-result() { # NAME STATUS(0 ok)
-	n=$((n + 1))
-	if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else
-		failed=$((failed + 1)); echo "not ok $n - $1"
-		sed 's/^/# stdout: /' "$out" | head -20; sed 's/^/# stderr: /' "$err" | head -20; echo "# rc=$rc"
-	fi
-}
-expect() { # NAME RC GREP-ON-STDOUT -- CMD...
-	local name=$1 want=$2 pattern=$3; shift 4
-	run "$@"
-	[ "$rc" -eq "$want" ] && grep -qE -- "$pattern" "$out"
-	result "$name" $?
-}
-json_ok() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d.get("schema")==sys.argv[2] else 1)' "$out" "$1"; }
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
 
 # ---- gid --suggest on every fixture ----
 expect "a: suggests 5" 0 '^NCCL_IB_GID_INDEX=5$' -- --root "$FIX/cx6lx-2port" gid --suggest
@@ -84,12 +67,6 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["gi
 result "json gid --suggest: gid_index 5" $?
 
 # ---- bad input: one line naming it, right exit code, nothing on stdout ----
-bad() { # NAME RC STDERR-PATTERN -- CMD...
-	local name=$1 want=$2 pattern=$3; shift 4
-	run "$@"
-	[ "$rc" -eq "$want" ] && [ ! -s "$out" ] && grep -qE -- "$pattern" "$err"
-	result "$name" $?
-}
 bad "unknown command" 64 "unknown command 'frobnicate'" -- frobnicate
 bad "no command" 64 "no command given" --
 bad "unknown option" 64 "unrecognized option '--bogus'" -- --root "$FIX/cx6lx-2port" gid --bogus
@@ -234,5 +211,4 @@ bad "a second serve on the same port" 3 "cannot listen on 127.0.0.1 port $rd_por
 kill -TERM "$serve_pid"; wait "$serve_pid"; rc=$?
 [ "$rc" -eq 0 ] && grep -q 'stopped: SIGTERM' "$scratch/serve.log"; result "serve exits 0 on SIGTERM" $?
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_end
