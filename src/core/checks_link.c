@@ -120,23 +120,63 @@ void check_ports(const struct check_input *in, struct findings *out)
 	}
 }
 
-static bool netdev_has_ipv4(const struct rdma_port *p, const struct netdev *nd)
+/* An address NCCL can use over RoCE v2 in this family: IPv4, or a global IPv6 one (never fe80:: link-local,
+ * which the GID choice rejects too). */
+static bool usable_address(const struct in6_addr *a, int family)
+{
+	if (family == AF_INET)
+		return gid_is_ipv4_mapped(a);
+	return !gid_is_zero(a) && !gid_is_ipv4_mapped(a) && !gid_is_link_local(a);
+}
+
+static bool netdev_has_address(const struct rdma_port *p, const struct netdev *nd, int family)
 {
 	if (nd && nd->addrs_known) {
 		for (size_t i = 0; i < nd->addr_count; i++)
-			if (nd->addrs[i].family == AF_INET)
+			if (nd->addrs[i].family == family && usable_address(&nd->addrs[i].addr, family))
 				return true;
 		return false;
 	}
-	/* Without netlink (--root) the GID table is the witness: every IPv4 address shows as ::ffff:a.b.c.d. */
+	/* Without netlink (--root) the GID table is the witness: the kernel adds a GID for every address of the
+	 * netdev, IPv4 ones as ::ffff:a.b.c.d. */
 	for (size_t i = 0; i < p->gid_count; i++)
-		if (gid_is_ipv4_mapped(&p->gids[i].gid))
+		if (usable_address(&p->gids[i].gid, family))
 			return true;
 	return false;
 }
 
+/* netdev.ipv4, or netdev.ipv6 under --family ipv6: the address the RoCE v2 GID NCCL uses is made of. */
+static void check_netdev_address(const struct rdma_device *d, const struct rdma_port *p, const struct netdev *nd,
+				 int family, struct findings *out)
+{
+	char fix[512];
+
+	if (family == AF_INET6) {
+		if (netdev_has_address(p, nd, AF_INET6)) {
+			finding_add(out, "netdev.ipv6", SEVERITY_OK, nd->name, NULL, "%s has a global IPv6 address",
+				    nd->name);
+			return;
+		}
+		snprintf(fix, sizeof(fix), "ip -6 addr add ADDR/64 dev %s   # a global address of the RoCE subnet, e.g. "
+			 "2001:db8:88::1/64\nnmcli connection modify %s ipv6.method manual ipv6.addresses ADDR/64   "
+			 "# persistent", nd->name, nd->name);
+		finding_add(out, "netdev.ipv6", SEVERITY_FAIL, nd->name, fix, "%s has no global IPv6 address: no RoCE "
+			    "v2 IPv6 GID exists for %s/%u (fe80:: link-local ones do not route)", nd->name, d->name, p->num);
+		return;
+	}
+	if (netdev_has_address(p, nd, AF_INET)) {
+		finding_add(out, "netdev.ipv4", SEVERITY_OK, nd->name, NULL, "%s has an IPv4 address", nd->name);
+		return;
+	}
+	snprintf(fix, sizeof(fix), "ip addr add ADDR/PREFIX dev %s   # an address of the RoCE subnet, e.g. "
+		 "192.168.88.1/24\nnmcli connection modify %s ipv4.method manual ipv4.addresses ADDR/PREFIX   "
+		 "# persistent", nd->name, nd->name);
+	finding_add(out, "netdev.ipv4", SEVERITY_FAIL, nd->name, fix,
+		    "%s has no IPv4 address: no RoCE v2 IPv4 GID exists for %s/%u", nd->name, d->name, p->num);
+}
+
 static void check_one_netdev(const struct rdma_device *d, const struct rdma_port *p, const struct netdev *nd,
-			     struct findings *out)
+			     int family, struct findings *out)
 {
 	char fix[512];
 
@@ -148,15 +188,7 @@ static void check_one_netdev(const struct rdma_device *d, const struct rdma_port
 	} else {
 		finding_add(out, "netdev.state", SEVERITY_OK, nd->name, NULL, "%s is up", nd->name);
 	}
-	if (!netdev_has_ipv4(p, nd)) {
-		snprintf(fix, sizeof(fix), "ip addr add ADDR/PREFIX dev %s   # an address of the RoCE subnet, e.g. "
-			 "192.168.88.1/24\nnmcli connection modify %s ipv4.method manual ipv4.addresses ADDR/PREFIX   "
-			 "# persistent", nd->name, nd->name);
-		finding_add(out, "netdev.ipv4", SEVERITY_FAIL, nd->name, fix,
-			    "%s has no IPv4 address: no RoCE v2 IPv4 GID exists for %s/%u", nd->name, d->name, p->num);
-	} else {
-		finding_add(out, "netdev.ipv4", SEVERITY_OK, nd->name, NULL, "%s has an IPv4 address", nd->name);
-	}
+	check_netdev_address(d, p, nd, family, out);
 	if (nd->mtu > 0 && nd->mtu < ROCE_MTU_4096_MIN_NETDEV_MTU) {
 		snprintf(fix, sizeof(fix), "ip link set %s mtu 9000\nnmcli connection modify %s 802-3-ethernet.mtu 9000"
 			 "   # persistent; same MTU on both nodes and the switch", nd->name, nd->name);
@@ -190,7 +222,7 @@ void check_netdevs(const struct check_input *in, struct findings *out)
 					    "no netdev found under %s/%u", d->name, p->num);
 				continue;
 			}
-			check_one_netdev(d, p, nd, out);
+			check_one_netdev(d, p, nd, in->family, out);
 		}
 	}
 }

@@ -1,4 +1,5 @@
 /* Each check id fires on a host made wrong on purpose and stays quiet (ok) on a clean one. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,6 +212,48 @@ static void ipv6_only_port_fails_ipv4_and_rocev2(void)
 	it = first_of(&f, "netdev.ipv4", SEVERITY_FAIL);
 	CHECK(it && strstr(it->fix, "ip addr add ADDR/PREFIX dev ens1np0"));
 	CHECK(worst_of(&f, "gid.rocev2") == SEVERITY_FAIL);
+	findings_free(&f);
+	host_free(&host);
+}
+
+/* Issue 10: with --family ipv6 the netdev needs a global IPv6 address (netdev.ipv6), not an IPv4 one. */
+static void family_ipv6_wants_a_global_ipv6_address_not_ipv4(void)
+{
+	struct host host;
+	struct findings f = { 0 };
+	struct check_input in = { .family = AF_INET6 };
+	struct netdev *nd;
+	const struct finding *it;
+
+	CHECK(probe_fixture("ipv6-only", &host) == 0);
+	in.host = &host;
+	checks_run(&in, &f);
+	CHECK(worst_of(&f, "netdev.ipv4") == -1);
+	CHECK(worst_of(&f, "netdev.ipv6") == SEVERITY_OK);
+	CHECK(findings_worst(&f) <= SEVERITY_INFO);
+	findings_free(&f);
+	/* live: the addresses from netlink decide; a link-local one is not enough */
+	nd = netdev_of(&host, "ens1np0");
+	nd->addrs = calloc(1, sizeof(*nd->addrs));
+	nd->addrs_known = true;
+	nd->addr_count = 1;
+	nd->addrs[0].family = AF_INET6;
+	nd->addrs[0].prefix_len = 64;
+	CHECK(inet_pton(AF_INET6, "fe80::1", &nd->addrs[0].addr) == 1);
+	checks_run(&in, &f);
+	it = first_of(&f, "netdev.ipv6", SEVERITY_FAIL);
+	CHECK(it && strstr(it->fix, "ip -6 addr add ADDR/64 dev ens1np0"));
+	findings_free(&f);
+	CHECK(inet_pton(AF_INET6, "2001:db8:42::10", &nd->addrs[0].addr) == 1);
+	checks_run(&in, &f);
+	CHECK(worst_of(&f, "netdev.ipv6") == SEVERITY_OK);
+	findings_free(&f);
+	host_free(&host);
+	/* a netdev with only fe80:: GIDs under --root */
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	in.host = &host;
+	checks_run(&in, &f);
+	CHECK(worst_of(&f, "netdev.ipv6") == SEVERITY_FAIL && worst_of(&f, "netdev.ipv4") == -1);
 	findings_free(&f);
 	host_free(&host);
 }
@@ -811,6 +854,7 @@ int main(int argc, char **argv)
 	RUN(netdev_mtu_and_active_mtu_warn_below_4096);
 	RUN(port_speed_warns_below_the_fastest_mode_only_when_known);
 	RUN(ipv6_only_port_fails_ipv4_and_rocev2);
+	RUN(family_ipv6_wants_a_global_ipv6_address_not_ipv4);
 	RUN(infiniband_port_is_info);
 	RUN(gid_env_fails_on_link_local_v1_empty_and_blank);
 	RUN(only_and_skip_select_ids);
