@@ -19,6 +19,14 @@ static const char *value_text(const struct memlock_value *v, char *buf, size_t s
 	return buf;
 }
 
+/* Whether the live registration ran and ibv_reg_mr, the call that pins memory, failed: only then may
+ * memlock.limit name that call. Not tried (--root, no usable device) or a device that did not open says
+ * nothing about memory. */
+static bool register_failed_on_memory(const struct register_probe *r)
+{
+	return r && r->tried && r->err && r->step && strcmp(r->step, "ibv_reg_mr") == 0;
+}
+
 static bool in_container(const struct check_input *in)
 {
 	return in->container && in->container->kind[0];
@@ -34,7 +42,7 @@ static void pam_fix(const char *domain, char *fix, size_t size)
 static void check_rlimit(const struct check_input *in, struct findings *out)
 {
 	const struct memlock_rlimit *r = in->rlimit;
-	char soft[32], hard[32], fix[640];
+	char soft[32], hard[32], fix[640], why[160];
 	enum severity s;
 
 	if (!r || !findings_wanted(out, "memlock.limit"))
@@ -66,12 +74,18 @@ static void check_rlimit(const struct check_input *in, struct findings *out)
 	else
 		snprintf(fix, sizeof(fix), "sudo prlimit --pid $$ --memlock=unlimited:unlimited   # this shell only\n"
 			 "for every login: memlock.pam's limits.d file; for services and Jupyter: memlock.systemd's drop-in");
-	finding_add(out, "memlock.limit", s, "RLIMIT_MEMLOCK", fix,
-		    "locked memory limit is soft %s, hard %s%s", soft, hard,
-		    s == SEVERITY_FAIL ? ": too small to register NCCL's buffers (ibv_reg_mr: Cannot allocate memory)" :
-		    r->soft.bytes < MEMLOCK_FAIL_BELOW ? ": ibv_reg_mr worked only because this process has CAP_IPC_LOCK "
-							 "(root); a job under another user gets this limit and fails" :
-					 ": large registrations may still fail");
+	if (s == SEVERITY_FAIL && register_failed_on_memory(in->reg))
+		snprintf(why, sizeof(why), ": too small to register NCCL's buffers (%s of %zu MiB failed here: %s)",
+			 in->reg->step, in->reg->bytes >> 20, strerror(-in->reg->err));
+	else if (s == SEVERITY_FAIL)
+		snprintf(why, sizeof(why), ": too small for the %llu MiB of buffers NCCL registers", MEMLOCK_FAIL_BELOW >> 20);
+	else if (r->soft.bytes < MEMLOCK_FAIL_BELOW)
+		snprintf(why, sizeof(why), ": ibv_reg_mr worked only because this process has CAP_IPC_LOCK (root); a "
+			 "job under another user gets this limit and fails");
+	else
+		snprintf(why, sizeof(why), ": large registrations may still fail");
+	finding_add(out, "memlock.limit", s, "RLIMIT_MEMLOCK", fix, "locked memory limit is soft %s, hard %s%s", soft,
+		    hard, why);
 }
 
 static void check_pam(const struct check_input *in, struct findings *out)

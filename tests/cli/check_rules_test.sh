@@ -22,4 +22,10 @@ run --root "$FIX/ipv6-only" check
 [ "$rc" -eq 2 ] && grep -q 'FAIL  netdev.ipv4 .*ens1np0 has no IPv4 address' "$out" && ! grep -q 'netdev.ipv6' "$out"
 result "check (ipv4 by default) on ipv6-only still fails netdev.ipv4" $?
 
+# ---- memlock.limit names a failed call only when it ran and failed ----
+run --root "$FIX/check-fresh" check --only memlock
+[ "$rc" -eq 2 ] && grep -q 'FAIL  memlock.limit .*soft 64 KiB' "$out" && grep -q 'INFO  memlock.register .*unknown' "$out" \
+	&& ! grep -q 'memlock.limit .*ibv_reg_mr' "$out" && ! grep -q 'Cannot allocate memory' "$out"
+result "check-fresh under --root: memlock.limit fails without naming the ibv_reg_mr that never ran" $?
+
 tap_end

@@ -475,6 +475,40 @@ static void memlock_limit_fails_small_warns_large_ok_unlimited(void)
 	host_free(&host);
 }
 
+/* Issue 10: on a host without RDMA (register not tried) an 8 MiB limit fails without naming ibv_reg_mr; the
+ * call is named only when it ran and failed. */
+static void memlock_limit_names_ibv_reg_mr_only_when_it_ran_and_failed(void)
+{
+	struct host host = { 0 };
+	struct memlock_rlimit r = { .known = true, .soft = { .bytes = 8 << 20 }, .hard = { .bytes = 8 << 20 } };
+	struct register_probe not_tried = { .bytes = 256u << 20 };
+	struct register_probe no_open = { .tried = true, .err = -ENODEV, .step = "ibv_open_device",
+					  .bytes = 256u << 20 };
+	struct register_probe failed = { .tried = true, .err = -ENOMEM, .step = "ibv_reg_mr", .device = "mlx5_0",
+					 .bytes = 256u << 20 };
+	struct check_input in = { .host = &host, .family = AF_INET, .live = true, .rlimit = &r, .reg = &not_tried };
+	struct findings f;
+	const struct finding *it;
+
+	f = run_input(&in);
+	it = first_of(&f, "memlock.limit", SEVERITY_FAIL);
+	CHECK(it && strstr(it->message, "8 MiB") && !strstr(it->message, "ibv_reg_mr") &&
+	      !strstr(it->message, "Cannot allocate memory"));
+	it = first_of(&f, "memlock.register", SEVERITY_INFO);
+	CHECK(it && strstr(it->message, "not tried"));
+	findings_free(&f);
+	in.reg = &no_open;
+	f = run_input(&in);
+	it = first_of(&f, "memlock.limit", SEVERITY_FAIL);
+	CHECK(it && !strstr(it->message, "ibv_reg_mr") && !strstr(it->message, "Cannot allocate memory"));
+	findings_free(&f);
+	in.reg = &failed;
+	f = run_input(&in);
+	it = first_of(&f, "memlock.limit", SEVERITY_FAIL);
+	CHECK(it && strstr(it->message, "ibv_reg_mr of 256 MiB failed here: Cannot allocate memory"));
+	findings_free(&f);
+}
+
 static struct limits_line limits_line(const char *file, unsigned line, const char *domain, enum memlock_type type,
 				      bool unlimited, uint64_t bytes)
 {
@@ -862,6 +896,7 @@ int main(int argc, char **argv)
 	RUN(kernel_modules_names_the_missing_provider);
 	RUN(gpu_peermem_is_info_without_the_module);
 	RUN(memlock_limit_fails_small_warns_large_ok_unlimited);
+	RUN(memlock_limit_names_ibv_reg_mr_only_when_it_ran_and_failed);
 	RUN(memlock_pam_warns_without_an_unlimited_line_for_the_user);
 	RUN(memlock_systemd_warns_unless_infinity);
 	RUN(memlock_register_reports_errno_and_unknown);
