@@ -3,30 +3,60 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/check_list.h"
 #include "cmd/check_probe.h"
 #include "cmd/commands.h"
+#include "core/check_catalog.h"
 #include "core/checks.h"
 #include "output/render.h"
 
-#define SKIP_MAX 64
-enum { OPT_ONLY = 0x100, OPT_SKIP, OPT_FAMILY, OPT_USER };
+#define IDS_MAX 64   /* --only prefixes and --skip ids, each */
+enum { OPT_ONLY = 0x100, OPT_SKIP, OPT_FAMILY, OPT_USER, OPT_LIST };
 
 struct check_args {
-	const char *only;
-	const char *skip[SKIP_MAX + 1];
+	const char *only[IDS_MAX + 1];
+	size_t only_count;
+	const char *skip[IDS_MAX + 1];
 	size_t skip_count;
+	bool list;
 	int family;
 	const char *user;
 };
 
 static const struct argp_option check_options[] = {
-	{ "only", OPT_ONLY, "PREFIX", 0, "Run only the checks whose id starts with PREFIX (e.g. memlock, port.state)", 0 },
-	{ "skip", OPT_SKIP, "ID", 0, "Leave out the check ID (repeatable)", 0 },
+	{ "only", OPT_ONLY, "PREFIX[,...]", 0, "Run only the checks whose id starts with a PREFIX: an area (memlock, "
+	  "port) or an id (port.state); repeatable, comma lists", 0 },
+	{ "skip", OPT_SKIP, "ID[,...]", 0, "Leave out the check ID (exact id; repeatable, comma lists)", 0 },
+	{ "list", OPT_LIST, NULL, 0, "List every check id with its area and what it looks at, and run nothing", 0 },
 	{ "family", OPT_FAMILY, "ipv4|ipv6", 0, "GID family NCCL will use (default ipv4)", 0 },
 	{ "user", OPT_USER, "NAME", 0, "Judge pam limits and ~/.nccl.conf for NAME (default: who runs check; root "
 	  "under --root)", 0 },
 	{ 0 }
 };
+
+/* Splits a comma list in place (argv is ours to cut) and checks every item against the catalog: a selection
+ * that matches nothing would run nothing and print "verdict: ok", so it is a usage error naming the ids. */
+static void add_ids(const struct argp_state *state, const char *option, char *arg, const char **ids, size_t *count)
+{
+	bool prefix = strcmp(option, "--only") == 0;
+	char known[1024];
+
+	check_catalog_ids(known, sizeof(known));
+	for (char *item = arg, *next; item; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*item)
+			argp_error(state, "empty id in %s '%s' (known ids: %s)", option, arg, known);
+		else if (prefix ? check_catalog_prefix_matches(item) == 0 : !check_catalog_has(item))
+			argp_error(state, "%s '%s' %s (known ids: %s)", option, item,
+				   prefix ? "matches no check id" : "is not a check id", known);
+		else if (*count >= IDS_MAX)
+			argp_error(state, "too many %s ids (at most %d)", option, IDS_MAX);
+		else
+			ids[(*count)++] = item;
+	}
+}
 
 static error_t parse_check(int key, char *arg, struct argp_state *state)
 {
@@ -34,12 +64,13 @@ static error_t parse_check(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case OPT_ONLY:
-		a->only = arg;
+		add_ids(state, "--only", arg, a->only, &a->only_count);
 		return 0;
 	case OPT_SKIP:
-		if (a->skip_count >= SKIP_MAX)
-			argp_error(state, "too many --skip options (at most %d)", SKIP_MAX);
-		a->skip[a->skip_count++] = arg;
+		add_ids(state, "--skip", arg, a->skip, &a->skip_count);
+		return 0;
+	case OPT_LIST:
+		a->list = true;
 		return 0;
 	case OPT_FAMILY:
 		a->family = parse_family_option(state, arg);
@@ -184,11 +215,13 @@ int cmd_check(struct app *app, int argc, char **argv)
 
 	if (command_parse(&check_argp, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
+	findings.only = args.only;
+	findings.skip = args.skip;
+	if (args.list)
+		return check_list_emit(app, &findings);
 	code = app_probe_host(app, &host);
 	if (code != EXIT_OK)
 		return code;
-	findings.only = args.only;
-	findings.skip = args.skip;
 	in.host = &host;
 	in.family = args.family;
 	if (check_probe_read(&probe, app->root_dir, args.user, &host, &findings, &in, why, sizeof(why)) < 0) {

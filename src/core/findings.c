@@ -1,4 +1,4 @@
-/* The findings list, with --only/--skip applied as findings are added. */
+/* The findings list, with --only/--skip applied as findings are added (matching as the catalog says). */
 #include "core/findings.h"
 
 #include <stdarg.h>
@@ -6,10 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/check_catalog.h"
+
 int findings_wanted(const struct findings *f, const char *id)
 {
-	if (f->only && strncmp(id, f->only, strlen(f->only)) != 0)
-		return 0;
+	if (f->only && *f->only) {
+		const char *const *o = f->only;
+
+		while (*o && !check_id_selected(id, *o))
+			o++;
+		if (!*o)
+			return 0;
+	}
 	for (const char *const *s = f->skip; s && *s; s++)
 		if (strcmp(*s, id) == 0)
 			return 0;

@@ -20,7 +20,7 @@ struct findings {
 	struct finding *items;
 	size_t count;
 	size_t capacity;
-	const char *only;       /* keep only ids starting with this prefix (NULL: all) */
+	const char *const *only; /* NULL-terminated prefixes: keep ids starting with one of them (NULL or empty: all) */
 	const char *const *skip; /* NULL-terminated ids to drop */
 };
 

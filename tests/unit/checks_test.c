@@ -297,7 +297,8 @@ static void gid_env_fails_on_link_local_v1_empty_and_blank(void)
 static void only_and_skip_select_ids(void)
 {
 	struct host host;
-	struct findings f = { .only = "netdev." };
+	const char *only[] = { "netdev.", NULL };
+	struct findings f = { .only = only };
 	const char *skip[] = { "netdev.mtu", NULL };
 	struct check_input in = { .family = AF_INET };
 

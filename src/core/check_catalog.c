@@ -1,0 +1,85 @@
+/* Every id check can emit, in report order, with what its rule looks at. */
+#include "core/check_catalog.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct check_id check_catalog[] = {
+	{ "rdma.devices", "/sys/class/infiniband: is there an RDMA device" },
+	{ "rdma.uverbs", "each device's uverbs node in /dev/infiniband (read-write when live), and rdma_cm" },
+	{ "kernel.modules", "/proc/modules and /sys/module: ib_uverbs, rdma_ucm and each device's provider" },
+	{ "gpu.peermem", "NVIDIA GPUs on PCI and whether nvidia_peermem (or nv_peer_mem) is loaded" },
+	{ "memlock.limit", "this process's RLIMIT_MEMLOCK (/proc/self/limits) against NCCL's 256 MiB" },
+	{ "memlock.pam", "the memlock lines of /etc/security/limits.conf and limits.d that apply to --user" },
+	{ "memlock.systemd", "DefaultLimitMEMLOCK in systemd's system.conf and its drop-ins" },
+	{ "memlock.register", "live: an ibv_reg_mr of 256 MiB on the first usable port's device" },
+	{ "firewall.firewalld", "a running firewalld process, or its nftables table" },
+	{ "firewall.rules", "nftables input chains (live) and legacy iptables tables: drops of TCP or udp 4791" },
+	{ "port.state", "each selected port's state and physical state" },
+	{ "port.speed", "live: the netdev's speed against its fastest supported link mode (ethtool netlink)" },
+	{ "port.link_layer", "the port's link layer: InfiniBand where RoCE is expected" },
+	{ "port.active_mtu", "live: the port's active MTU against 4096 (ibv_query_port)" },
+	{ "netdev.state", "the Ethernet port's netdev, its operstate" },
+	{ "netdev.ipv4", "--family ipv4: an IPv4 address on the netdev (under --root: an IPv4-mapped GID)" },
+	{ "netdev.ipv6", "--family ipv6: a global IPv6 address on the netdev (under --root: a global IPv6 GID)" },
+	{ "netdev.mtu", "the netdev's MTU against 4200 (a 4096-byte RoCE MTU)" },
+	{ "gid.rocev2", "each Ethernet port's GID table: a RoCE v2 GID of --family" },
+	{ "gid.env", "NCCL_IB_GID_INDEX as NCCL will see it, against each Ethernet port's GID table" },
+	{ "net.same_subnet", "selected netdevs sharing a subnet: arp_ignore/arp_announce, or ip rules per source" },
+	{ "nccl.ib_hca", "NCCL_IB_HCA, matched as NCCL does, against the HCAs here" },
+	{ "nccl.socket_ifname", "NCCL_SOCKET_IFNAME, when set, against the netdevs that are up with an address" },
+	{ "nccl.ib_disable", "NCCL_IB_DISABLE, when set, against the usable RoCE ports" },
+};
+
+const size_t check_catalog_count = sizeof(check_catalog) / sizeof(check_catalog[0]);
+
+const char *check_area(const char *id, char *buf, size_t size)
+{
+	snprintf(buf, size, "%.*s", (int)strcspn(id, "."), id);
+	return buf;
+}
+
+static int is_area(const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < check_catalog_count; i++)
+		if (strncmp(check_catalog[i].id, name, len) == 0 && check_catalog[i].id[len] == '.')
+			return 1;
+	return 0;
+}
+
+int check_id_selected(const char *id, const char *prefix)
+{
+	size_t len = strlen(prefix);
+
+	if (strncmp(id, prefix, len) != 0)
+		return 0;
+	return id[len] == '.' || id[len] == '\0' || !is_area(prefix);
+}
+
+size_t check_catalog_prefix_matches(const char *prefix)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < check_catalog_count; i++)
+		n += check_id_selected(check_catalog[i].id, prefix) != 0;
+	return n;
+}
+
+int check_catalog_has(const char *id)
+{
+	for (size_t i = 0; i < check_catalog_count; i++)
+		if (strcmp(check_catalog[i].id, id) == 0)
+			return 1;
+	return 0;
+}
+
+void check_catalog_ids(char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < check_catalog_count && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", check_catalog[i].id);
+}
