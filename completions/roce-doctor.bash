@@ -9,6 +9,15 @@ _roce_doctor_devices()
 	done
 }
 
+# check's ids (and, for --only, their areas) as check --list gives them; a comma list completes its last item
+_roce_doctor_check_ids()
+{
+	local bin=$1 what=$2 cur=$3 head="" ids
+	case $cur in *,*) head=${cur%,*},; cur=${cur##*,} ;; esac
+	ids=$("$bin" check --list 2>/dev/null | awk 'NR > 1 { print $1; if (w == "only") print $2 }' w="$what" | sort -u)
+	COMPREPLY=($(compgen -P "$head" -W "$ids" -- "$cur"))
+}
+
 _roce_doctor()
 {
 	local cur prev cmd="" i
@@ -31,7 +40,9 @@ _roce_doctor()
 		--socket-if) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
 		--user) COMPREPLY=($(compgen -u -- "$cur")); return ;;
 		-d|--device) COMPREPLY=($(compgen -W "$(_roce_doctor_devices)" -- "$cur")); return ;;
-		--peer|--only|--skip|--bind|-p|--port|-s|--size|-n|--iters|-D|--duration|-q|--qps|-t|--tx-depth|\
+		--only) _roce_doctor_check_ids "${COMP_WORDS[0]}" only "$cur"; return ;;
+		--skip) _roce_doctor_check_ids "${COMP_WORDS[0]}" skip "$cur"; return ;;
+		--peer|--bind|-p|--port|-s|--size|-n|--iters|-D|--duration|-q|--qps|-t|--tx-depth|\
 		-I|--inline|-x|--gid-index|--timeout|--max-mem|--max-qps|--max-seconds) return ;;
 	esac
 	case $cmd in
@@ -39,7 +50,7 @@ _roce_doctor()
 		help) COMPREPLY=($(compgen -W "$_roce_doctor_commands" -- "$cur")) ;;
 		devices) COMPREPLY=($(compgen -W "--brief --json --help $(_roce_doctor_devices)" -- "$cur")) ;;
 		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --json --help $(_roce_doctor_devices)" -- "$cur")) ;;
-		check) COMPREPLY=($(compgen -W "--only --skip --family --user --json --help" -- "$cur")) ;;
+		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --json --help" -- "$cur")) ;;
 		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --json --help" -- "$cur")) ;;
 		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --json --help" -- "$cur")) ;;
 		bw) COMPREPLY=($(compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --wait --device --gid-index --mtu --port --timeout --no-verify --json --help" -- "$cur")) ;;

@@ -28,4 +28,56 @@ run --root "$FIX/check-fresh" check --only memlock
 	&& ! grep -q 'memlock.limit .*ibv_reg_mr' "$out" && ! grep -q 'Cannot allocate memory' "$out"
 result "check-fresh under --root: memlock.limit fails without naming the ibv_reg_mr that never ran" $?
 
+# ---- --only/--skip: a selection that matches nothing is a usage error naming the known ids ----
+bad "check --only nope: exit 64 naming the known ids" 64 "--only 'nope' matches no check id \(known ids: rdma.devices, .*nccl.ib_disable\)" \
+	-- --root "$FIX/cx6lx-2port" check --only nope
+bad "check --skip no.such.id: exit 64 naming the known ids" 64 "--skip 'no.such.id' is not a check id \(known ids: .*memlock.limit" \
+	-- --root "$FIX/cx6lx-2port" check --skip no.such.id
+bad "check --skip takes exact ids, not prefixes" 64 "--skip 'memlock' is not a check id" -- --root "$FIX/cx6lx-2port" check --skip memlock
+bad "check --only with an empty item" 64 "empty id in --only" -- --root "$FIX/cx6lx-2port" check --only port,
+bad "check --only with one bad item of a list" 64 "--only 'nope' matches no check id" -- --root "$FIX/cx6lx-2port" check --only port,nope
+run --root "$FIX/cx6lx-2port" check --only port,netdev
+[ "$rc" -eq 0 ] && grep -q 'OK    port.state' "$out" && grep -q 'OK    netdev.mtu' "$out" && ! grep -qE 'gid\.|rdma\.|memlock\.' "$out"
+result "check --only port,netdev runs the port and netdev checks only" $?
+run --root "$FIX/cx6lx-2port" check --only port --only gid.env
+[ "$rc" -eq 0 ] && grep -q 'OK    port.state' "$out" && grep -q 'INFO  gid.env' "$out" && ! grep -qE 'netdev\.|gid\.rocev2' "$out"
+result "check --only repeats: port and gid.env" $?
+run --root "$FIX/cx6lx-2port" check --only net
+[ "$rc" -eq 0 ] && ! grep -q 'netdev\.' "$out"
+result "check --only net: the area net only, not netdev" $?
+run --root "$FIX/cx6lx-2port" check --only netdev --skip netdev.mtu,netdev.state
+[ "$rc" -eq 0 ] && grep -q 'OK    netdev.ipv4' "$out" && ! grep -qE 'netdev\.(mtu|state)' "$out"
+result "check --skip takes a comma list" $?
+
+# ---- check --list ----
+run check --list
+[ "$rc" -eq 0 ] && head -1 "$out" | grep -qE '^ID +AREA +LOOKS AT$' && grep -qE '^port\.state +port +each selected port' "$out" \
+	&& [ "$(awk 'NR > 1' "$out" | wc -l)" -ge 20 ] && [ ! -s "$err" ]
+result "check --list: id, area, what it looks at, one line per id, no host needed" $?
+run --json check --list --only memlock
+json_ok roce-doctor/check-list/v1 && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ids = [c["id"] for c in d["checks"]]
+assert ids == ["memlock.limit", "memlock.pam", "memlock.systemd", "memlock.register"], ids
+assert all(set(c) == {"id", "area", "looks_at"} and c["area"] == "memlock" and c["looks_at"] for c in d["checks"])
+assert d["warnings"] == []' "$out"
+result "check --list --json --only memlock: roce-doctor/check-list/v1 with {id, area, looks_at}" $?
+bad "check --list --only nope is a usage error too" 64 "matches no check id" -- check --list --only nope
+
+# ---- bash completion: check --list, and ids for --only/--skip ----
+complete_words() { # WORDS...: what the completion offers for the last one
+	# shellcheck source=/dev/null
+	. "$(dirname "$0")/../../completions/roce-doctor.bash"
+	COMP_WORDS=("$BIN" "$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=()
+	_roce_doctor
+	printf '%s\n' "${COMPREPLY[@]}"
+}
+complete_words check --l | grep -qx -- --list; result "completion: check --list" $?
+got=$(complete_words check --only mem)
+grep -qx memlock <<< "$got" && grep -qx memlock.register <<< "$got" && ! grep -q port <<< "$got"
+result "completion: --only completes areas and ids" $?
+got=$(complete_words check --skip port.state,netdev.m)
+[ "$got" = "port.state,netdev.mtu" ]; result "completion: --skip completes the last item of a comma list" $?
+
 tap_end
