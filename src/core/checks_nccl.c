@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/checks.h"
+#include "core/nccl_hca_fix.h"
 
 bool nccl_hca_port_selected(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p)
 {
@@ -47,7 +48,8 @@ static void check_ib_hca(const struct check_input *in, struct findings *out)
 	unsigned hits[NCCL_IB_HCA_ENTRIES_MAX];
 	struct nccl_if_list list;
 	size_t n = 0, chosen = 0;
-	char usable[512], line[600], fix[1024], missing[512] = "", subject[340];
+	char usable[512], line[1200], fix[1600], missing[512] = "", subject[340], corrected[1100], why[512] = "",
+	     fixed[540] = "";
 
 	if (!findings_wanted(out, "nccl.ib_hca"))
 		return;
@@ -69,21 +71,29 @@ static void check_ib_hca(const struct check_input *in, struct findings *out)
 			snprintf(missing + len, sizeof(missing) - len, "%s'%s'", len ? ", " : "", list.entries[j].prefix);
 	}
 	snprintf(subject, sizeof(subject), "NCCL_IB_HCA (%s)", s->source);
-	if (usable_ports(in, usable, sizeof(usable)))
+	/* A typo is fixed where it is, keeping the rest of the user's list; only when nothing of it can be kept
+	 * (or it is all right and still selects nothing) is the fix the list of usable ports. */
+	if (missing[0] && nccl_hca_fix(&list, hits, h, corrected, sizeof(corrected), why, sizeof(why)) > 0 &&
+	    nccl_hca_fix_selects(corrected, cand, n))
+		snprintf(line, sizeof(line), "NCCL_IB_HCA=%s", corrected);
+	else if (usable_ports(in, usable, sizeof(usable)))
 		snprintf(line, sizeof(line), "NCCL_IB_HCA=%s", usable);
 	else
 		snprintf(line, sizeof(line), "NCCL_IB_HCA=");
 	where_fix(s, line, fix, sizeof(fix));
+	if (why[0])
+		snprintf(fixed, sizeof(fixed), "; the fix: %s", why);
 	if (chosen == 0) {
 		finding_add(out, "nccl.ib_hca", SEVERITY_FAIL, subject, fix, "NCCL_IB_HCA=%s selects no HCA port here%s%s: "
-			    "NCCL falls back to sockets or fails", s->value, missing[0] ? "; no HCA matches " : "", missing);
+			    "NCCL falls back to sockets or fails%s", s->value, missing[0] ? "; no HCA matches " : "", missing,
+			    fixed);
 	} else if (missing[0] && !list.exclude) {
 		finding_add(out, "nccl.ib_hca", SEVERITY_FAIL, subject, fix, "NCCL_IB_HCA=%s: %s matches no HCA "
-			    "(NCCL matches each entry as a name prefix, '=' for exact names); %zu port(s) selected", s->value,
-			    missing, chosen);
+			    "(NCCL matches each entry as a name prefix, '=' for exact names); %zu port(s) selected%s", s->value,
+			    missing, chosen, fixed);
 	} else if (missing[0]) {
-		finding_add(out, "nccl.ib_hca", SEVERITY_WARN, subject, fix, "NCCL_IB_HCA=%s: excluded %s matches no HCA",
-			    s->value, missing);
+		finding_add(out, "nccl.ib_hca", SEVERITY_WARN, subject, fix, "NCCL_IB_HCA=%s: excluded %s matches no HCA%s",
+			    s->value, missing, fixed);
 	} else {
 		finding_add(out, "nccl.ib_hca", SEVERITY_OK, subject, NULL, "NCCL_IB_HCA=%s selects %zu port(s)",
 			    s->value, chosen);

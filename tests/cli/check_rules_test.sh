@@ -80,4 +80,22 @@ result "completion: --only completes areas and ids" $?
 got=$(complete_words check --skip port.state,netdev.m)
 [ "$got" = "port.state,netdev.mtu" ]; result "completion: --skip completes the last item of a comma list" $?
 
+# ---- nccl.ib_hca: a typo is fixed to the nearest name, the rest of the list kept ----
+run --root "$FIX/check-seed000" check --only nccl.ib_hca
+[ "$rc" -eq 2 ] && grep -q "FAIL  nccl.ib_hca .*'mlx_1' matches no HCA.*the fix: 'mlx_1' -> mlx5_1 (1 edit)" "$out" \
+	&& grep -qF "fix: sed -i '2s|.*|NCCL_IB_HCA=mlx5_0,mlx5_1|' /etc/nccl.conf" "$out"
+result "check seed000: NCCL_IB_HCA=mlx5_0,mlx_1 is fixed to mlx5_0,mlx5_1, not to every HCA" $?
+tree="$scratch/hca"; mkdir -p "$tree"
+for value in '^mlx_1' '=mlx5_0:1,mlx_1:1' 'mlx5_0,bnxt_re0'; do
+	rm -rf "$tree/t"; cp -a "$FIX/check-env" "$tree/t"
+	printf 'NCCL_IB_HCA=%s\0' "$value" > "$tree/t/proc/self/environ"
+	run --root "$tree/t" check --only nccl.ib_hca
+	case $value in
+	'^mlx_1') grep -q "WARN  nccl.ib_hca .*'mlx_1' -> mlx5_1" "$out" && grep -qx '        fix: export NCCL_IB_HCA=^mlx5_1' "$out" ;;
+	'=mlx5_0:1,mlx_1:1') grep -qx '        fix: export NCCL_IB_HCA==mlx5_0:1,mlx5_1:1' "$out" ;;
+	*) grep -q "'bnxt_re0' dropped: no HCA name within 2 edits of it" "$out" && grep -qx '        fix: export NCCL_IB_HCA=mlx5_0' "$out" ;;
+	esac
+	result "check: NCCL_IB_HCA=$value keeps ^, = and :port, drops what is near nothing" $?
+done
+
 tap_end

@@ -8,6 +8,7 @@
 
 #include "core/checks.h"
 #include "fixture_host.h"
+#include "util/edit_distance.h"
 #include "tap.h"
 
 
@@ -791,7 +792,7 @@ static void nccl_ib_hca_finds_the_mlx_1_typo_and_selects_ports(void)
 	in.gid_index_value = "0";
 	f = run_input(&in);
 	it = first_of(&f, "nccl.ib_hca", SEVERITY_FAIL);
-	CHECK(it && strstr(it->message, "'mlx_1'") && strcmp(it->fix, "export NCCL_IB_HCA==mlx5_0:1,mlx5_1:1") == 0);
+	CHECK(it && strstr(it->message, "'mlx_1'") && strcmp(it->fix, "export NCCL_IB_HCA=mlx5_0,mlx5_1") == 0);
 	/* the selection drives the port checks: only mlx5_0 is judged by gid.env */
 	it = first_of(&f, "gid.env", SEVERITY_FAIL);
 	CHECK(it && strcmp(it->subject, "mlx5_0/1") == 0);
@@ -817,6 +818,84 @@ static void nccl_ib_hca_finds_the_mlx_1_typo_and_selects_ports(void)
 	host_free(&host);
 }
 
+/* The nccl.ib_hca finding for NCCL_IB_HCA=value on a fixture: its severity and fix (NULL when none). */
+static int ib_hca_on(const char *fixture, const char *value, char *fix, size_t size, char *message, size_t msize)
+{
+	struct host host;
+	struct nccl_setting item = env_setting("NCCL_IB_HCA", value);
+	struct nccl_conf conf = { 0 };
+	struct nccl_if_list hca;
+	struct check_input in = { .family = AF_INET, .nccl = &conf };
+	const char *only[] = { "nccl.ib_hca", NULL };
+	struct findings f = { .only = only };
+	int severity = -1;
+
+	fix[0] = message[0] = 0;
+	if (probe_fixture(fixture, &host) != 0)
+		return -1;
+	in.host = &host;
+	set_nccl(&conf, &item, 1);
+	nccl_if_list_parse(item.value, NCCL_IB_HCA_ENTRIES_MAX, &hca);
+	in.selection = &hca;
+	in.port_selected = nccl_hca_port_selected;
+	checks_run(&in, &f);
+	if (f.count == 1) {
+		severity = (int)f.items[0].severity;
+		snprintf(fix, size, "%s", f.items[0].fix ? f.items[0].fix : "");
+		snprintf(message, msize, "%s", f.items[0].message);
+	}
+	findings_free(&f);
+	host_free(&host);
+	return severity;
+}
+
+/* Issue 10: the fix for a typo keeps the user's list: the nearest name for what matches nothing, the right
+ * entries as written, '^', '=' and ':port' kept; no near name: dropped, with the reason. */
+static void nccl_ib_hca_fix_keeps_the_users_intent(void)
+{
+	static const struct {
+		const char *fixture, *value, *fix, *why;
+	} cases[] = {
+		/* exactly the field-notes line */
+		{ "cx6lx-2port", "mlx5_0,mlx_1", "export NCCL_IB_HCA=mlx5_0,mlx5_1", "'mlx_1' -> mlx5_1 (1 edit)" },
+		{ "cx6lx-2port", "=mlx5_0:1,mlx_1:1", "export NCCL_IB_HCA==mlx5_0:1,mlx5_1:1", "'mlx_1:1' -> mlx5_1:1" },
+		{ "cx6lx-2port", "^mlx_1", "export NCCL_IB_HCA=^mlx5_1", "'mlx_1' -> mlx5_1" },
+		{ "cx6lx-2port", "mlx_", "export NCCL_IB_HCA=mlx5", "'mlx_' -> mlx5 (1 edit)" },   /* a prefix stays a prefix */
+		{ "cx6lx-2port", "mlx5_0,mlx_1:2", "export NCCL_IB_HCA=mlx5_0,mlx5_1", "that port is not there" },
+		{ "cx6lx-2port", "=mlx5_1:2", "export NCCL_IB_HCA==mlx5_1", "'mlx5_1:2' -> mlx5_1 (no port 2 there)" },
+		{ "cx6lx-2port", "mlx5_0,bnxt_re0", "export NCCL_IB_HCA=mlx5_0",
+		  "'bnxt_re0' dropped: no HCA name within 2 edits" },
+		{ "cx6lx-2port", "mlx5_0,mlx5_2", "export NCCL_IB_HCA=mlx5_0", "'mlx5_2' dropped: as near to mlx5_0 as to mlx5_1" },
+		{ "cx6lx-2port", "mlx5_0,mlx_0", "export NCCL_IB_HCA=mlx5_0", "'mlx_0' -> mlx5_0" },
+		{ "eight-hca", "mlx5_0,mlx5_1,mlx_2,mlx5_3", "export NCCL_IB_HCA=mlx5_0,mlx5_1,mlx5_2,mlx5_3", "'mlx_2' -> mlx5_2" },
+		/* nothing of the list can be kept: the usable ports, as before */
+		{ "cx6lx-2port", "bnxt_re0", "export NCCL_IB_HCA==mlx5_0:1,mlx5_1:1", "'bnxt_re0' dropped" },
+	};
+	char fix[1024], message[1024];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int s = ib_hca_on(cases[i].fixture, cases[i].value, fix, sizeof(fix), message, sizeof(message));
+
+		CHECK(s >= SEVERITY_WARN && strcmp(fix, cases[i].fix) == 0 && strstr(message, cases[i].why));
+		if (s < SEVERITY_WARN || strcmp(fix, cases[i].fix) != 0 || !strstr(message, cases[i].why))
+			printf("# NCCL_IB_HCA=%s on %s: fix '%s', message '%s'\n", cases[i].value, cases[i].fixture, fix,
+			       message);
+	}
+	/* right as it is: no fix */
+	CHECK(ib_hca_on("cx6lx-2port", "mlx5_0,mlx5_1", fix, sizeof(fix), message, sizeof(message)) == SEVERITY_OK &&
+	      !fix[0]);
+}
+
+static void edit_distance_counts_edits_and_prefixes(void)
+{
+	unsigned d[EDIT_NAME_MAX + 1];
+
+	CHECK(edit_distance("mlx_1", "mlx5_1") == 1);
+	CHECK(edit_distance("", "mlx5_1") == 6 && edit_distance("mlx5_1", "") == 6);
+	CHECK(edit_distance("kitten", "sitting") == 3);
+	CHECK(edit_distance_to_prefixes("mlx_", "mlx5_0", d) == 6 && d[5] == 1 && d[6] == 2 && d[0] == 4);
+}
+
 static void nccl_file_setting_fix_names_the_line(void)
 {
 	struct host host;
@@ -836,7 +915,7 @@ static void nccl_file_setting_fix_names_the_line(void)
 	f = run_input(&in);
 	it = first_of(&f, "nccl.ib_hca", SEVERITY_FAIL);
 	CHECK(it && strstr(it->subject, "/etc/nccl.conf:2") &&
-	      strcmp(it->fix, "sed -i '2s|.*|NCCL_IB_HCA==mlx5_0:1,mlx5_1:1|' /etc/nccl.conf") == 0);
+	      strcmp(it->fix, "sed -i '2s|.*|NCCL_IB_HCA=mlx5_0,mlx5_1|' /etc/nccl.conf") == 0);
 	findings_free(&f);
 	host_free(&host);
 }
@@ -905,6 +984,8 @@ int main(int argc, char **argv)
 	RUN(firewall_rules_finds_drops_of_tcp_and_4791);
 	RUN(same_subnet_warns_without_arp_sysctls_or_rules);
 	RUN(nccl_ib_hca_finds_the_mlx_1_typo_and_selects_ports);
+	RUN(nccl_ib_hca_fix_keeps_the_users_intent);
+	RUN(edit_distance_counts_edits_and_prefixes);
 	RUN(nccl_file_setting_fix_names_the_line);
 	RUN(nccl_socket_ifname_and_ib_disable);
 	TAP_DONE();
