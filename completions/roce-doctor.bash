@@ -37,7 +37,7 @@ _roce_doctor()
 		--op) COMPREPLY=($(compgen -W "write read send" -- "$cur")); return ;;
 		--wait) COMPREPLY=($(compgen -W "auto poll event" -- "$cur")); return ;;
 		--mtu) COMPREPLY=($(compgen -W "256 512 1024 2048 4096" -- "$cur")); return ;;
-		--socket-if) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
+		--socket-if|--netdev) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
 		--user) COMPREPLY=($(compgen -u -- "$cur")); return ;;
 		-d|--device) COMPREPLY=($(compgen -W "$(_roce_doctor_devices)" -- "$cur")); return ;;
 		--only) _roce_doctor_check_ids "${COMP_WORDS[0]}" only "$cur"; return ;;
@@ -49,7 +49,7 @@ _roce_doctor()
 		"") COMPREPLY=($(compgen -W "$_roce_doctor_commands help --json --root --verbose --help --version" -- "$cur")) ;;
 		help) COMPREPLY=($(compgen -W "$_roce_doctor_commands" -- "$cur")) ;;
 		devices) COMPREPLY=($(compgen -W "--brief --json --help $(_roce_doctor_devices)" -- "$cur")) ;;
-		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --json --help $(_roce_doctor_devices)" -- "$cur")) ;;
+		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --netdev --json --help $(_roce_doctor_devices)" -- "$cur")) ;;
 		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --json --help" -- "$cur")) ;;
 		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --json --help" -- "$cur")) ;;
 		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --json --help" -- "$cur")) ;;

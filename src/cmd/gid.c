@@ -5,16 +5,18 @@
 
 #include "cmd/commands.h"
 #include "core/gid_suggest.h"
+#include "core/nccl_env.h"
 #include "output/render.h"
 #include "util/gidaddr.h"
 
-enum { OPT_FAMILY = 0x100, OPT_PEER };
+enum { OPT_FAMILY = 0x100, OPT_PEER, OPT_NETDEV };
 
 struct gid_args {
 	bool suggest;
 	int family;          /* 0 until chosen */
 	const char *peer_text;
 	struct in6_addr peer;
+	const char *netdev;  /* --netdev */
 	char dev[64];
 	unsigned port;
 };
@@ -23,6 +25,8 @@ static const struct argp_option gid_options[] = {
 	{ "suggest", 's', NULL, 0, "Print the NCCL_IB_GID_INDEX to use, and why", 0 },
 	{ "family", OPT_FAMILY, "ipv4|ipv6", 0, "Address family of the GID to suggest (default ipv4)", 0 },
 	{ "peer", OPT_PEER, "ADDR", 0, "Prefer the GID whose subnet reaches ADDR", 0 },
+	{ "netdev", OPT_NETDEV, "IF", 0, "Where GIDs of one address sit on several netdevs (a bond and a VLAN on it), "
+	  "take the one on IF (default: the port's own netdev)", 0 },
 	{ 0 }
 };
 
@@ -42,6 +46,11 @@ static error_t parse_gid(int key, char *arg, struct argp_state *state)
 			argp_error(state, "bad --peer '%s': expected an IPv4 or IPv6 address", arg);
 		a->peer_text = arg;
 		return 0;
+	case OPT_NETDEV:
+		if (!arg[0] || strlen(arg) >= IF_NAMESIZE)
+			argp_error(state, "bad --netdev '%s': expected an interface name", arg);
+		a->netdev = arg;
+		return 0;
 	case ARGP_KEY_ARG:
 		if (state->arg_num > 0)
 			argp_error(state, "unexpected argument '%s'", arg);
@@ -49,8 +58,8 @@ static error_t parse_gid(int key, char *arg, struct argp_state *state)
 			argp_error(state, "bad device '%s': expected DEV or DEV:PORT", arg);
 		return 0;
 	case ARGP_KEY_END:
-		if (!a->suggest && (a->family || a->peer_text))
-			argp_error(state, "--family and --peer apply only with --suggest");
+		if (!a->suggest && (a->family || a->peer_text || a->netdev))
+			argp_error(state, "--family, --peer and --netdev apply only with --suggest");
 		if (a->peer_text && a->family &&
 		    (a->family == AF_INET) != gid_is_ipv4_mapped(&a->peer))
 			argp_error(state, "--peer %s is not an address of the --family asked for", a->peer_text);
@@ -66,8 +75,10 @@ static const struct argp gid_argp = {
 	gid_options, parse_gid, "[DEV[:PORT]]",
 	"List the GID table of every RDMA port (index, GID, IPv4, RoCE version, netdev), or with --suggest the "
 	"RoCE v2 GID index NCCL should use.\v"
-	"--suggest exits 0 when every selected port agrees on one index, 1 when they disagree (no single "
-	"NCCL_IB_GID_INDEX fits them all), 2 when a port has no usable GID.",
+	"--suggest leaves out the ports NCCL would not use or that have no address (down, no carrier, only fe80:: "
+	"GIDs) and says why. It exits 0 when every other port agrees on one index, 1 when they disagree (no single "
+	"NCCL_IB_GID_INDEX fits them all), 2 when such a port has no usable GID, when no port is left to answer, "
+	"or when the DEV:PORT named is left out.",
 	NULL, NULL, NULL,
 };
 
@@ -123,19 +134,40 @@ static json_t *gid_rows(const struct host *host, const struct gid_args *a)
 
 /* ---- the suggestion ---- */
 
-static json_t *choice_row(const struct host *host, const struct rdma_device *d, const struct rdma_port *p,
-			  const struct gid_args *a, int *worst)
+#define PORTS_MAX 256   /* ports listed as left out or answered; a host has a few dozen at most */
+
+struct left_out {
+	struct nccl_port_ref ref;
+	enum port_use use;
+	char why[256];
+};
+
+static const struct netdev *port_netdev(const struct host *host, const struct rdma_port *p)
 {
-	const struct netdev *nd = p->netdev[0] ? host_find_netdev(host, p->netdev) : NULL;
+	return p->netdev[0] ? host_find_netdev(host, p->netdev) : NULL;
+}
+
+static json_t *port_row(const struct rdma_device *d, const struct rdma_port *p)
+{
+	return json_pack("{s:s, s:I, s:o}", "device", d->name, "port", (json_int_t)p->num, "netdev",
+			 json_str_or_null(p->netdev));
+}
+
+static json_t *choice_row(const struct host *host, const struct rdma_device *d, const struct rdma_port *p,
+			  const struct gid_args *a, bool *found)
+{
+	struct gid_prefs prefs = { .family = a->family, .peer = a->peer_text ? &a->peer : NULL,
+				   .routes_unknown = !host->live };
 	struct gid_choice c;
-	json_t *row, *others = json_array();
+	json_t *row = port_row(d, p), *others = json_array();
 	char text[64];
 
-	gid_suggest_port(p, nd, a->family, a->peer_text ? &a->peer : NULL, &c);
-	row = json_pack("{s:s, s:I, s:o, s:s}", "device", d->name, "port", (json_int_t)p->num, "netdev",
-			json_str_or_null(p->netdev), "link_layer", link_layer_name(p->link_layer));
+	if (a->netdev && gid_port_has_candidate_on(p, a->family, a->netdev))
+		prefs.netdev = a->netdev;
+	gid_suggest_port_prefs(p, port_netdev(host, p), &prefs, &c);
+	*found = c.found;
+	json_object_set_new(row, "link_layer", json_string(link_layer_name(p->link_layer)));
 	if (!c.found) {
-		*worst = EXIT_NOT_FOUND;
 		json_object_set_new(row, "gid_index", json_null());
 		json_object_set_new(row, "gid", json_null());
 		json_object_set_new(row, "address", json_null());
@@ -148,18 +180,29 @@ static json_t *choice_row(const struct host *host, const struct rdma_device *d, 
 	}
 	for (size_t i = 0; i < c.other_count; i++) {
 		gid_format_ip(&c.others[i]->gid, text);
-		json_array_append_new(others, json_pack("{s:I, s:s}", "index", (json_int_t)c.others[i]->index, "address",
-							text));
+		json_array_append_new(others, json_pack("{s:I, s:s, s:o}", "index", (json_int_t)c.others[i]->index,
+							"address", text, "netdev", json_str_or_null(c.others[i]->netdev)));
 	}
 	json_object_set_new(row, "other_candidates", others);
 	json_object_set_new(row, "reason", json_string(c.reason));
 	return row;
 }
 
+/* "mlx5_0/1 (ens19f0np0): " - the port as iproute2's rdma spells it, then its netdev. */
+static void print_port(FILE *out, const json_t *row)
+{
+	const char *nd = json_string_value(json_object_get(row, "netdev"));
+
+	fprintf(out, "%s/%lld", json_string_value(json_object_get(row, "device")),
+		(long long)json_integer_value(json_object_get(row, "port")));
+	if (nd)
+		fprintf(out, " (%s)", nd);
+	fputs(": ", out);
+}
+
 static void print_suggestion(FILE *out, const json_t *doc)
 {
 	const json_t *index = json_object_get(doc, "gid_index");
-	const json_t *ports = json_object_get(doc, "ports");
 	size_t i;
 	json_t *row;
 
@@ -170,16 +213,18 @@ static void print_suggestion(FILE *out, const json_t *doc)
 			"process.\n# With NCCL >= 2.21 leave it unset and let NCCL pick per HCA: "
 			"NCCL_IB_ADDR_FAMILY=%s NCCL_IB_ROCE_VERSION_NUM=2\n",
 			strcmp(json_string_value(json_object_get(doc, "family")), "ipv4") == 0 ? "AF_INET" : "AF_INET6");
-	json_array_foreach(ports, i, row) {
+	json_array_foreach(json_object_get(doc, "ports"), i, row) {
 		const json_t *gi = json_object_get(row, "gid_index");
-		const char *nd = json_string_value(json_object_get(row, "netdev"));
 		char idx[32];
 
 		render_cell(gi, idx, sizeof(idx));
-		fprintf(out, "%s port %lld%s%s%s: %s - %s\n", json_string_value(json_object_get(row, "device")),
-			(long long)json_integer_value(json_object_get(row, "port")), nd ? " (" : "", nd ? nd : "",
-			nd ? ")" : "", json_is_integer(gi) ? idx : "none",
+		print_port(out, row);
+		fprintf(out, "%s - %s\n", json_is_integer(gi) ? idx : "none",
 			json_string_value(json_object_get(row, "reason")));
+	}
+	json_array_foreach(json_object_get(doc, "left_out"), i, row) {
+		print_port(out, row);
+		fprintf(out, "left out - %s\n", json_string_value(json_object_get(row, "reason")));
 	}
 }
 
@@ -199,12 +244,51 @@ static bool port_in_scope(const struct host *host, const struct gid_args *a, con
 	return !any_ethernet || p->link_layer == LINK_LAYER_ETHERNET;
 }
 
+/* The ports left out, each with its reason; an ACTIVE one without an address is still opened by NCCL, so its
+ * reason carries the NCCL_IB_HCA that excludes it, and the one that keeps only the ports with an answer. */
+static json_t *left_out_rows(const struct host *host, const struct left_out *out, size_t n_out,
+			     const struct nccl_port_ref *answered, size_t n_answered)
+{
+	json_t *rows = json_array();
+
+	for (size_t i = 0; i < n_out; i++) {
+		const struct rdma_device *d = host_find_device(host, out[i].ref.device);
+		const struct rdma_port *p = NULL;
+		char reason[1024 + 256], exclude[64], keep[1024];
+		json_t *row;
+
+		for (size_t j = 0; d && j < d->port_count; j++)
+			if (d->ports[j].num == out[i].ref.port)
+				p = &d->ports[j];
+		if (!p)
+			continue;
+		snprintf(reason, sizeof(reason), "%s", out[i].why);
+		if (out[i].use == PORT_NO_ADDRESS) {
+			nccl_hca_value(host, &out[i].ref, 1, true, exclude, sizeof(exclude));
+			snprintf(reason + strlen(reason), sizeof(reason) - strlen(reason),
+				 "; the port is ACTIVE, so NCCL would still open it: exclude it with NCCL_IB_HCA=%s",
+				 exclude);
+			if (n_answered) {
+				nccl_hca_value(host, answered, n_answered, false, keep, sizeof(keep));
+				snprintf(reason + strlen(reason), sizeof(reason) - strlen(reason),
+					 ", or name the ports with an answer: NCCL_IB_HCA=%s", keep);
+			}
+		}
+		row = port_row(d, p);
+		json_object_set_new(row, "reason", json_string(reason));
+		json_array_append_new(rows, row);
+	}
+	return rows;
+}
+
 static json_t *suggestion_doc(const struct host *host, const struct gid_args *a, int *code)
 {
 	json_t *doc = doc_new("gid-suggest"), *rows = json_array();
+	static struct left_out out[PORTS_MAX];
+	struct nccl_port_ref answered[PORTS_MAX];
+	size_t n_out = 0, n_answered = 0, in_scope = 0;
 	json_int_t common = -1;
-	bool consistent = true;
-	int worst = EXIT_OK;
+	bool consistent = true, unanswered = false, named_left_out = false;
 
 	json_object_set_new(doc, "family", json_string(a->family == AF_INET ? "ipv4" : "ipv6"));
 	json_object_set_new(doc, "peer", json_str_or_null(a->peer_text));
@@ -212,29 +296,76 @@ static json_t *suggestion_doc(const struct host *host, const struct gid_args *a,
 		const struct rdma_device *dev = &host->devices[d];
 
 		for (size_t p = 0; p < dev->port_count; p++) {
-			json_t *row, *gi;
+			const struct rdma_port *port = &dev->ports[p];
+			struct left_out *lo = &out[n_out < PORTS_MAX ? n_out : PORTS_MAX - 1];
+			enum port_use u;
+			json_t *gi;
+			bool found;
 
-			if (!port_in_scope(host, a, dev, &dev->ports[p]))
+			if (!port_in_scope(host, a, dev, port))
 				continue;
-			row = choice_row(host, dev, &dev->ports[p], a, &worst);
-			gi = json_object_get(row, "gid_index");
-			if (json_is_integer(gi)) {
-				if (common >= 0 && common != json_integer_value(gi))
-					consistent = false;
-				common = json_integer_value(gi);
+			in_scope++;
+			u = gid_port_use(port, port_netdev(host, port), lo->why, sizeof(lo->why));
+			if (u != PORT_IN_USE) {
+				named_left_out |= a->port != 0;
+				lo->ref = (struct nccl_port_ref){ dev->name, port->num };
+				lo->use = u;
+				if (n_out < PORTS_MAX)
+					n_out++;
+				continue;
 			}
-			json_array_append_new(rows, row);
+			json_array_append_new(rows, choice_row(host, dev, port, a, &found));
+			gi = json_object_get(json_array_get(rows, json_array_size(rows) - 1), "gid_index");
+			if (!found) {
+				unanswered = true;
+				continue;
+			}
+			if (n_answered < PORTS_MAX)
+				answered[n_answered++] = (struct nccl_port_ref){ dev->name, port->num };
+			if (common >= 0 && common != json_integer_value(gi))
+				consistent = false;
+			common = json_integer_value(gi);
 		}
 	}
-	if (json_array_size(rows) == 0) {
+	if (in_scope == 0)
 		fprintf(stderr, "roce-doctor: no RDMA ports to choose a GID on\n");
-		worst = EXIT_NOT_FOUND;
-	}
 	json_object_set_new(doc, "gid_index", consistent && common >= 0 ? json_integer(common) : json_null());
 	json_object_set_new(doc, "consistent", json_boolean(consistent));
 	json_object_set_new(doc, "ports", rows);
-	*code = worst != EXIT_OK ? worst : consistent ? EXIT_OK : 1;
+	json_object_set_new(doc, "left_out", left_out_rows(host, out, n_out, answered, n_answered));
+	*code = unanswered || n_answered == 0 || named_left_out ? EXIT_NOT_FOUND : consistent ? EXIT_OK : 1;
 	return doc;
+}
+
+/* --netdev must name a netdev that holds a candidate GID on a selected port: anything else is a typo. */
+static int check_netdev_option(const struct host *host, const struct gid_args *a)
+{
+	char seen[512] = "";
+	size_t len = 0;
+
+	for (size_t d = 0; d < host->device_count; d++)
+		for (size_t p = 0; p < host->devices[d].port_count; p++) {
+			const struct rdma_port *port = &host->devices[d].ports[p];
+
+			if (!port_in_scope(host, a, &host->devices[d], port))
+				continue;
+			if (gid_port_has_candidate_on(port, a->family, a->netdev))
+				return EXIT_OK;
+			for (size_t g = 0; g < port->gid_count && len < sizeof(seen); g++) {
+				const char *nd = port->gids[g].netdev;
+				char quoted[IF_NAMESIZE + 2];
+
+				snprintf(quoted, sizeof(quoted), " %s,", nd);
+				if (nd[0] && gid_port_has_candidate_on(port, a->family, nd) && !strstr(seen, quoted))
+					len += (size_t)snprintf(seen + len, sizeof(seen) - len, "%s", quoted);
+			}
+		}
+	if (len)
+		seen[strlen(seen) - 1] = '\0';
+	fprintf(stderr, "roce-doctor: --netdev %s holds no RoCE v2 %s GID on the selected ports (%s%s)\n", a->netdev,
+		a->family == AF_INET ? "IPv4" : "IPv6", len ? "candidates on:" : "no candidate on any netdev",
+		len ? seen : "");
+	return EXIT_NOT_FOUND;
 }
 
 int cmd_gid(struct app *app, int argc, char **argv)
@@ -255,6 +386,8 @@ int cmd_gid(struct app *app, int argc, char **argv)
 			app->root_dir ? "DIR/sys/class/infiniband" : "/sys/class/infiniband");
 		code = EXIT_NOT_FOUND;
 	}
+	if (code == EXIT_OK && args.netdev)
+		code = check_netdev_option(&host, &args);
 	if (code != EXIT_OK) {
 		host_free(&host);
 		return code;

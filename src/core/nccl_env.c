@@ -37,6 +37,29 @@ static bool name_is_prefix_of_another(const char *name, const char *const *other
 	return false;
 }
 
+static bool device_name_is_ambiguous(const struct host *host, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < host->device_count; i++)
+		if (strcmp(host->devices[i].name, name) != 0 && strncmp(host->devices[i].name, name, len) == 0)
+			return true;
+	return false;
+}
+
+void nccl_hca_value(const struct host *host, const struct nccl_port_ref *ports, size_t n, bool exclude, char *buf,
+		    size_t size)
+{
+	bool exact = false;
+	size_t len;
+
+	for (size_t i = 0; i < n; i++)
+		exact |= device_name_is_ambiguous(host, ports[i].device);
+	len = (size_t)snprintf(buf, size, "%s%s", exclude ? "^" : "", exact ? "=" : "");
+	for (size_t i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s:%u", i ? "," : "", ports[i].device, ports[i].port);
+}
+
 /* An address of family on the port's netdev: from rtnetlink, or under --root witnessed by the port's RoCE v2
  * GID of that family (chosen, the port's gid_suggest_port answer for it). */
 static bool netdev_has_family(const struct netdev *nd, int family, const struct gid_choice *chosen)

@@ -21,6 +21,17 @@ struct nccl_env {
 	char summary[256];          /* one line: what was chosen */
 };
 
+/* A port as NCCL_IB_HCA names it. */
+struct nccl_port_ref {
+	const char *device;
+	unsigned port;
+};
+
+/* NCCL_IB_HCA's value for these ports ("mlx5_0:1,mlx5_1:1"); exclude puts '^' in front; '=' (exact names)
+ * follows when a name is a prefix of another device of the host, since NCCL matches entries as prefixes. */
+void nccl_hca_value(const struct host *host, const struct nccl_port_ref *ports, size_t n, bool exclude, char *buf,
+		    size_t size);
+
 /* 0, or -ENODEV with why[] saying exactly why nothing usable exists. socket_if may be NULL. */
 int nccl_env_build(const struct host *host, int family, const char *socket_if, struct nccl_env *env, char *why,
 		   size_t why_size);

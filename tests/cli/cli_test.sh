@@ -9,7 +9,7 @@ FIX=$2
 
 # ---- gid --suggest on every fixture ----
 expect "a: suggests 5" 0 '^NCCL_IB_GID_INDEX=5$' -- --root "$FIX/cx6lx-2port" gid --suggest
-grep -q 'mlx5_0 port 1 (ens19f0np0): 5 - RoCE v2 GID of 192.168.88.1.*0-3 are fe80:: link-local; 4 is RoCE v1' "$out"
+grep -q 'mlx5_0/1 (ens19f0np0): 5 - RoCE v2 GID of 192.168.88.1.*0-3 are fe80:: link-local; 4 is RoCE v1' "$out"
 result "a: explains why 5" $?
 expect "b: suggests 3 on ten HCAs" 0 '^NCCL_IB_GID_INDEX=3$' -- --root "$FIX/eight-hca" gid --suggest
 [ "$(grep -c ': 3 - RoCE v2' "$out")" -ge 8 ]; result "b: every HCA chose 3" $?
@@ -29,7 +29,7 @@ cp -a "$FIX/cx6lx-2port" "$scratch/a"
 g=$(readlink -f "$scratch/a/sys/class/infiniband/mlx5_1")/ports/1
 cp "$g/gids/4" "$g/gids/2"; cp "$g/gids/5" "$g/gids/3"
 echo "0000:0000:0000:0000:0000:0000:0000:0000" >"$g/gids/4"; echo "0000:0000:0000:0000:0000:0000:0000:0000" >"$g/gids/5"
-expect "disagreeing ports exit 1 with each choice" 1 'mlx5_1 port 1 \(ens19f1np1\): 3 -' -- --root "$scratch/a" gid --suggest
+expect "disagreeing ports exit 1 with each choice" 1 'mlx5_1/1 \(ens19f1np1\): 3 -' -- --root "$scratch/a" gid --suggest
 ! grep -q '^NCCL_IB_GID_INDEX=' "$out" && grep -q 'NCCL_IB_ADDR_FAMILY=AF_INET' "$out"; result "disagreeing ports: no global index, NCCL>=2.21 advice" $?
 expect "one device of them agrees with itself" 0 '^NCCL_IB_GID_INDEX=3$' -- --root "$scratch/a" gid --suggest mlx5_1
 
