@@ -129,6 +129,33 @@ static void print_k8s(FILE *out, const json_t *doc)
 	}
 }
 
+/* Ports NCCL_IB_HCA leaves out, one line each on stderr: a silent omission reads as "all ports used". */
+static void print_left_out(const struct nccl_env *env)
+{
+	for (size_t i = 0; i < env->left_out_count; i++) {
+		const struct nccl_left_out *lo = &env->left_out[i];
+
+		fprintf(stderr, "roce-doctor: nccl-env: left out %s/%u%s%s%s: %s\n", lo->device, lo->port,
+			lo->netdev[0] ? " (" : "", lo->netdev, lo->netdev[0] ? ")" : "", lo->reason);
+	}
+	if (env->left_out_dropped)
+		fprintf(stderr, "roce-doctor: nccl-env: and %zu more ports left out\n", env->left_out_dropped);
+}
+
+static json_t *left_out_json(const struct nccl_env *env)
+{
+	json_t *rows = json_array();
+
+	for (size_t i = 0; i < env->left_out_count; i++) {
+		const struct nccl_left_out *lo = &env->left_out[i];
+
+		json_array_append_new(rows, json_pack("{s:s, s:I, s:o, s:s}", "device", lo->device, "port",
+						      (json_int_t)lo->port, "netdev", json_str_or_null(lo->netdev),
+						      "reason", lo->reason));
+	}
+	return rows;
+}
+
 int cmd_nccl_env(struct app *app, int argc, char **argv)
 {
 	static void (*const printers[])(FILE *, const json_t *) = { print_sh, print_env, NULL, print_docker, print_k8s };
@@ -147,6 +174,7 @@ int cmd_nccl_env(struct app *app, int argc, char **argv)
 	if (nccl_env_build(&host, args.family, args.socket_if, &env, why, sizeof(why)) < 0) {
 		for (size_t i = 0; i < host.warnings.count; i++)
 			fprintf(stderr, "roce-doctor: warning: %s\n", host.warnings.items[i]);
+		print_left_out(&env);
 		fprintf(stderr, "roce-doctor: nccl-env: %s\n", why);
 		host_free(&host);
 		return EXIT_NOT_FOUND;
@@ -158,6 +186,10 @@ int cmd_nccl_env(struct app *app, int argc, char **argv)
 		json_array_append_new(vars, json_pack("{s:s, s:s, s:s}", "name", env.vars[i].name, "value",
 						      env.vars[i].value, "comment", env.vars[i].comment));
 	json_object_set_new(doc, "variables", vars);
+	json_object_set_new(doc, "left_out", left_out_json(&env));
+	if (env.speed_warning[0])
+		notes_add(&host.warnings, "%s", env.speed_warning);
+	print_left_out(&env);
 	if (args.format == FORMAT_JSON)
 		app->json = true;
 	code = app_emit(app, doc, &host.warnings, printers[args.format], EXIT_OK);

@@ -99,12 +99,80 @@ static int choose_socket_if(const struct host *host, const char *socket_if, cons
 	return 0;
 }
 
+static void leave_out(struct nccl_env *env, const struct rdma_device *d, const struct rdma_port *p, const char *fmt,
+		      ...) __attribute__((format(printf, 4, 5)));
+
+static void leave_out(struct nccl_env *env, const struct rdma_device *d, const struct rdma_port *p, const char *fmt,
+		      ...)
+{
+	struct nccl_left_out *lo;
+	va_list ap;
+
+	if (env->left_out_count >= NCCL_LEFT_OUT_MAX) {
+		env->left_out_dropped++;
+		return;
+	}
+	lo = &env->left_out[env->left_out_count++];
+	snprintf(lo->device, sizeof(lo->device), "%s", d->name);
+	lo->port = p->num;
+	snprintf(lo->netdev, sizeof(lo->netdev), "%s", p->netdev);
+	va_start(ap, fmt);
+	vsnprintf(lo->reason, sizeof(lo->reason), fmt, ap);
+	va_end(ap);
+}
+
+/* NCCL stripes a job over every port it opens, so a slower rail holds the others back: name the speeds and the
+ * NCCL_IB_HCA that keeps only the fastest. Ports of unknown speed say nothing. */
+static void warn_mixed_speeds(const struct host *host, const struct nccl_port_ref *chosen, const double *gbps,
+			      size_t n, char *buf, size_t size)
+{
+	struct nccl_port_ref fastest[NCCL_LEFT_OUT_MAX];
+	double max = 0, min = 0;
+	size_t n_fast = 0, groups = 0, len;
+	char value[512];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (gbps[i] <= 0)
+			return;
+		max = i == 0 || gbps[i] > max ? gbps[i] : max;
+		min = i == 0 || gbps[i] < min ? gbps[i] : min;
+	}
+	if (n < 2 || max == min)
+		return;
+	len = (size_t)snprintf(buf, size, "the chosen ports differ in speed:");
+	for (size_t i = 0; i < n && len < size; i++) {
+		bool first_of_speed = true;
+
+		for (size_t j = 0; j < i; j++)
+			first_of_speed &= gbps[j] != gbps[i];
+		if (!first_of_speed)
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s", groups++ ? ";" : "");
+		for (size_t j = i, k = 0; j < n && len < size; j++)
+			if (gbps[j] == gbps[i])
+				len += (size_t)snprintf(buf + len, size - len, "%s %s/%u", k++ ? "," : "",
+							chosen[j].device, chosen[j].port);
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, " at %g Gb/s", gbps[i]);
+	}
+	for (size_t i = 0; i < n && n_fast < NCCL_LEFT_OUT_MAX; i++)
+		if (gbps[i] == max)
+			fastest[n_fast++] = chosen[i];
+	nccl_hca_value(host, fastest, n_fast, false, value, sizeof(value));
+	if (len < size)
+		snprintf(buf + len, size - len, ". NCCL spreads a job over all of them and the slower rails hold the "
+			 "faster back; to keep only the fastest (%g Gb/s) rails: export NCCL_IB_HCA=%s", max, value);
+}
+
 int nccl_env_build(const struct host *host, int family, const char *socket_if, struct nccl_env *env, char *why,
 		   size_t why_size)
 {
 	char hca[512] = "", sock[64], first_netdev[IF_NAMESIZE] = "";
 	const char *devnames[256];
 	size_t ndev = 0, len = 0;
+	struct nccl_port_ref chosen[NCCL_LEFT_OUT_MAX];
+	double gbps[NCCL_LEFT_OUT_MAX];
 	int common = -1, ret;
 	bool agree = true, exact = false;
 
@@ -118,12 +186,22 @@ int nccl_env_build(const struct host *host, int family, const char *socket_if, s
 			const struct rdma_port *p = &d->ports[j];
 			const struct netdev *nd = p->netdev[0] ? host_find_netdev(host, p->netdev) : NULL;
 			struct gid_choice c;
+			char why[256];
 
-			if (p->link_layer != LINK_LAYER_ETHERNET || p->state != 4)
+			if (p->link_layer != LINK_LAYER_ETHERNET) {
+				leave_out(env, d, p, "%s link layer: nccl-env sets up RoCE ports only",
+					  link_layer_name(p->link_layer));
 				continue;
+			}
+			if (gid_port_use(p, nd, why, sizeof(why)) != PORT_IN_USE) {
+				leave_out(env, d, p, "%s", why);
+				continue;
+			}
 			gid_suggest_port(p, nd, family, NULL, &c);
-			if (!c.found)
+			if (!c.found) {
+				leave_out(env, d, p, "no RoCE v2 %s GID: %s", family == AF_INET ? "IPv4" : "IPv6", c.reason);
 				continue;
+			}
 			exact |= name_is_prefix_of_another(d->name, devnames, ndev);
 			len += (size_t)snprintf(hca + len, sizeof(hca) - len, "%s%s:%u", env->port_count ? "," : "",
 						d->name, p->num);
@@ -134,6 +212,10 @@ int nccl_env_build(const struct host *host, int family, const char *socket_if, s
 			if (common >= 0 && common != (int)c.entry->index)
 				agree = false;
 			common = (int)c.entry->index;
+			if (env->port_count < NCCL_LEFT_OUT_MAX) {
+				chosen[env->port_count] = (struct nccl_port_ref){ d->name, p->num };
+				gbps[env->port_count] = p->rate_gbps;
+			}
 			env->port_count++;
 		}
 	}
@@ -143,6 +225,8 @@ int nccl_env_build(const struct host *host, int family, const char *socket_if, s
 			 family == AF_INET ? "IPv4" : "IPv6");
 		return -ENODEV;
 	}
+	warn_mixed_speeds(host, chosen, gbps, env->port_count < NCCL_LEFT_OUT_MAX ? env->port_count : NCCL_LEFT_OUT_MAX,
+			  env->speed_warning, sizeof(env->speed_warning));
 	if (!first_netdev[0] && !socket_if) {
 		snprintf(why, why_size, "no RoCE netdev has an %s address for NCCL's bootstrap socket; name one with "
 			 "--socket-if IFACE", family == AF_INET ? "IPv4" : "IPv6");

@@ -14,11 +14,25 @@ struct nccl_var {
 	char comment[256];
 };
 
+#define NCCL_LEFT_OUT_MAX 64
+
+/* A port of the host that NCCL_IB_HCA does not name, and why. */
+struct nccl_left_out {
+	char device[64];
+	unsigned port;
+	char netdev[IF_NAMESIZE];
+	char reason[512];
+};
+
 struct nccl_env {
 	struct nccl_var vars[NCCL_VARS_MAX];
 	size_t count;
 	size_t port_count;          /* usable RoCE ports chosen */
 	char summary[256];          /* one line: what was chosen */
+	struct nccl_left_out left_out[NCCL_LEFT_OUT_MAX];
+	size_t left_out_count;      /* past NCCL_LEFT_OUT_MAX only counted in left_out_dropped */
+	size_t left_out_dropped;
+	char speed_warning[1024];   /* the chosen ports differ in speed: which, and the NCCL_IB_HCA of the fastest */
 };
 
 /* A port as NCCL_IB_HCA names it. */
