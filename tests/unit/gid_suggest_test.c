@@ -193,6 +193,113 @@ static void gid_suggest_empty_table_and_down_port(void)
 	CHECK(c.found && strstr(c.reason, "port is DOWN") != NULL);
 }
 
+/* Issue 10: a ULA beside the fe80:: entries is routable; the reason says so and gives the IPv6 index. */
+static void gid_suggest_ula_only_port_names_what_is_there(void)
+{
+	struct gid_entry storage[4];
+	struct rdma_port p = { .num = 1, .state = 4, .link_layer = LINK_LAYER_ETHERNET, .netdev = "eth1",
+			       .gids = storage };
+	struct gid_choice c;
+
+	add_gid(&p, 0, "fe80::1", GID_TYPE_IB_ROCE_V1);
+	add_gid(&p, 1, "fe80::1", GID_TYPE_ROCE_V2);
+	add_gid(&p, 2, "fd12:3456::5", GID_TYPE_IB_ROCE_V1);
+	add_gid(&p, 3, "fd12:3456::5", GID_TYPE_ROCE_V2);
+	gid_suggest_port(&p, NULL, AF_INET, NULL, &c);
+	CHECK(!c.found);
+	CHECK(strstr(c.reason, "only fe80:: link-local") == NULL);
+	CHECK(strstr(c.reason, "3 fd12:3456::5 (RoCE v2)") != NULL);
+	CHECK(strstr(c.reason, "--family ipv6 would work: index 3") != NULL);
+	CHECK(strstr(c.reason, "NCCL_IB_ADDR_FAMILY=AF_INET6") != NULL);
+	gid_suggest_port(&p, NULL, AF_INET6, NULL, &c);
+	CHECK(c.found && c.entry->index == 3);
+}
+
+static void gid_suggest_link_local_only_port_keeps_its_reason(void)
+{
+	struct gid_entry storage[4];
+	struct rdma_port p = { .num = 1, .state = 4, .link_layer = LINK_LAYER_ETHERNET, .netdev = "eth1",
+			       .gids = storage };
+	struct gid_choice c;
+
+	add_gid(&p, 0, "fe80::1", GID_TYPE_ROCE_V2);
+	gid_suggest_port(&p, NULL, AF_INET, NULL, &c);
+	CHECK(!c.found && strstr(c.reason, "only fe80:: link-local GIDs") != NULL);
+	CHECK(strstr(c.reason, "would work") == NULL);
+}
+
+/* The same address on a VLAN (lower index) and on the port's own netdev. */
+static void vlan_port(struct rdma_port *p, struct gid_entry *storage)
+{
+	two_ipv4_port(p, storage);
+	p->gid_count = 1;
+	add_gid(p, 1, "10.1.0.5", GID_TYPE_ROCE_V2);
+	strcpy(storage[1].netdev, "eth1.100");
+	add_gid(p, 2, "10.1.0.5", GID_TYPE_ROCE_V2);
+}
+
+static void gid_suggest_same_address_prefers_the_ports_netdev(void)
+{
+	struct gid_entry storage[8];
+	struct gid_prefs prefs = { .family = AF_INET };
+	struct rdma_port p;
+	struct gid_choice c;
+
+	vlan_port(&p, storage);
+	gid_suggest_port(&p, NULL, AF_INET, NULL, &c);
+	CHECK(c.found && c.entry->index == 2);
+	CHECK(c.other_count == 1 && c.others[0]->index == 1);
+	CHECK(strstr(c.reason, "index 1 holds the same address on eth1.100 and lost: not the port's own netdev eth1"));
+	prefs.netdev = "eth1.100";
+	gid_suggest_port_prefs(&p, NULL, &prefs, &c);
+	CHECK(c.found && c.entry->index == 1);
+	CHECK(strstr(c.reason, "index 2 holds the same address on eth1 and lost: --netdev eth1.100") != NULL);
+	CHECK(gid_port_has_candidate_on(&p, AF_INET, "eth1.100"));
+	CHECK(!gid_port_has_candidate_on(&p, AF_INET, "eth7"));
+	CHECK(!gid_port_has_candidate_on(&p, AF_INET6, "eth1"));
+}
+
+static void gid_suggest_same_address_follows_the_route_to_the_peer(void)
+{
+	struct gid_entry storage[8];
+	struct in6_addr peer;
+	struct gid_prefs prefs = { .family = AF_INET, .peer = &peer, .route_netdev = "eth1.100" };
+	struct rdma_port p;
+	struct gid_choice c;
+
+	vlan_port(&p, storage);
+	CHECK(ip_parse_as_gid("10.1.0.9", &peer) == 0);
+	gid_suggest_port_prefs(&p, NULL, &prefs, &c);
+	CHECK(c.found && c.entry->index == 1);
+	CHECK(strstr(c.reason, "the route to the peer leaves through eth1.100") != NULL);
+	prefs.route_netdev = NULL;
+	prefs.routes_unknown = true;
+	gid_suggest_port_prefs(&p, NULL, &prefs, &c);
+	CHECK(c.found && c.entry->index == 2);
+	CHECK(strstr(c.reason, "routes are unknown under --root") != NULL);
+}
+
+static void gid_port_use_tells_down_from_no_address(void)
+{
+	struct gid_entry storage[4];
+	struct rdma_port p = { .num = 1, .state = 1, .phys_state = 2, .link_layer = LINK_LAYER_ETHERNET,
+			       .netdev = "eth1", .state_name = "DOWN", .phys_state_name = "Polling", .gids = storage };
+	struct netdev nd = { .name = "eth1", .carrier = 0 };
+	char why[256];
+
+	add_gid(&p, 0, "fe80::1", GID_TYPE_ROCE_V2);
+	CHECK(gid_port_use(&p, &nd, why, sizeof(why)) == PORT_DOWN);
+	CHECK(strstr(why, "down: state DOWN, phys state Polling, eth1 has no carrier") != NULL);
+	p.state = 4;
+	strcpy(p.state_name, "ACTIVE");
+	CHECK(gid_port_use(&p, &nd, why, sizeof(why)) == PORT_DOWN);   /* ACTIVE but no carrier */
+	nd.carrier = 1;
+	CHECK(gid_port_use(&p, &nd, why, sizeof(why)) == PORT_NO_ADDRESS);
+	CHECK(strstr(why, "only fe80:: link-local") != NULL);
+	add_gid(&p, 1, "10.1.0.5", GID_TYPE_IB_ROCE_V1);
+	CHECK(gid_port_use(&p, &nd, why, sizeof(why)) == PORT_IN_USE && why[0] == '\0');
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -208,5 +315,10 @@ int main(int argc, char **argv)
 	RUN(gid_suggest_peer_without_subnets_uses_closest_address);
 	RUN(gid_suggest_only_v1_says_v2_is_missing);
 	RUN(gid_suggest_empty_table_and_down_port);
+	RUN(gid_suggest_ula_only_port_names_what_is_there);
+	RUN(gid_suggest_link_local_only_port_keeps_its_reason);
+	RUN(gid_suggest_same_address_prefers_the_ports_netdev);
+	RUN(gid_suggest_same_address_follows_the_route_to_the_peer);
+	RUN(gid_port_use_tells_down_from_no_address);
 	TAP_DONE();
 }
