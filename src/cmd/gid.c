@@ -6,6 +6,7 @@
 #include "cmd/commands.h"
 #include "core/gid_suggest.h"
 #include "core/nccl_env.h"
+#include "netcfg/route_lookup.h"
 #include "output/render.h"
 #include "util/gidaddr.h"
 
@@ -153,11 +154,24 @@ static json_t *port_row(const struct rdma_device *d, const struct rdma_port *p)
 			 json_str_or_null(p->netdev));
 }
 
+/* Live, the netdev the kernel routes the peer through (`ip route get PEER`); NULL under --root or without one. */
+static const char *route_netdev(const struct host *host, const struct gid_args *a)
+{
+	int ifindex;
+
+	if (!host->live || !a->peer_text || route_lookup_oif(&a->peer, &ifindex) < 0)
+		return NULL;
+	for (size_t i = 0; i < host->netdev_count; i++)
+		if (host->netdevs[i].ifindex == ifindex)
+			return host->netdevs[i].name;
+	return NULL;
+}
+
 static json_t *choice_row(const struct host *host, const struct rdma_device *d, const struct rdma_port *p,
-			  const struct gid_args *a, bool *found)
+			  const struct gid_args *a, const char *route, bool *found)
 {
 	struct gid_prefs prefs = { .family = a->family, .peer = a->peer_text ? &a->peer : NULL,
-				   .routes_unknown = !host->live };
+				   .route_netdev = route, .routes_unknown = !host->live };
 	struct gid_choice c;
 	json_t *row = port_row(d, p), *others = json_array();
 	char text[64];
@@ -289,6 +303,7 @@ static json_t *suggestion_doc(const struct host *host, const struct gid_args *a,
 	size_t n_out = 0, n_answered = 0, in_scope = 0;
 	json_int_t common = -1;
 	bool consistent = true, unanswered = false, named_left_out = false;
+	const char *route = route_netdev(host, a);
 
 	json_object_set_new(doc, "family", json_string(a->family == AF_INET ? "ipv4" : "ipv6"));
 	json_object_set_new(doc, "peer", json_str_or_null(a->peer_text));
@@ -314,7 +329,7 @@ static json_t *suggestion_doc(const struct host *host, const struct gid_args *a,
 					n_out++;
 				continue;
 			}
-			json_array_append_new(rows, choice_row(host, dev, port, a, &found));
+			json_array_append_new(rows, choice_row(host, dev, port, a, route, &found));
 			gi = json_object_get(json_array_get(rows, json_array_size(rows) - 1), "gid_index");
 			if (!found) {
 				unanswered = true;
