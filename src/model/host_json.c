@@ -547,7 +547,9 @@ static int read_netlink(struct reader *r, const json_t *port, struct rdma_port *
 	json_int_t ifindex = 0;
 	int ret = member(r, port, "netlink", "an object or null", &v);
 
-	if (ret == 0 && !json_is_null(v)) {
+	if (ret == 0 && !json_is_null(v) && !json_is_object(v)) {
+		ret = invalid(r, "expected an object or null, got %s", type_name(v));
+	} else if (ret == 0 && !json_is_null(v)) {
 		ret = check_object(r, v, netlink_members, COUNT(netlink_members));
 		if (ret == 0)
 			ret = read_string(r, v, "netdev", true, p->netdev_netlink, sizeof(p->netdev_netlink));
@@ -819,7 +821,9 @@ static int read_link_modes(struct reader *r, const json_t *j, struct netdev *nd)
 	const json_t *v;
 	int ret = member(r, j, "link_modes", "an object or null", &v);
 
-	if (ret == 0 && !json_is_null(v)) {
+	if (ret == 0 && !json_is_null(v) && !json_is_object(v)) {
+		ret = invalid(r, "expected an object or null, got %s", type_name(v));
+	} else if (ret == 0 && !json_is_null(v)) {
 		ret = check_object(r, v, link_modes_members, COUNT(link_modes_members));
 		if (ret == 0)
 			ret = read_integer(r, v, "max_supported_mbps", 0, UINT_MAX, false, 0, &mbps);

@@ -34,8 +34,15 @@ static int round_trips(const struct host *host, struct host *back, const char *n
 	second = host_to_json(back);
 	b = dump(second);
 	same = b && strcmp(a, b) == 0;
-	if (!same)
-		printf("# %s: second JSON differs:\n# %s\n# %s\n", name, a, b ? b : "(null)");
+	if (!same) {
+		size_t at = 0;
+
+		while (b && a[at] && a[at] == b[at])
+			at++;
+		at = at > 40 ? at - 40 : 0;
+		printf("# %s: the JSON read back differs at byte %zu:\n#   wrote: %.120s\n#   again: %.120s\n", name, at,
+		       a + at, b ? b + at : "(null)");
+	}
 out:
 	free(a);
 	free(b);
@@ -371,7 +378,7 @@ static void member_of_wrong_type_is_refused(void)
 	REFUSED(doc, "netdevs[2]: expected an object, got a string");
 	doc = good_doc();
 	json_object_set_new(port_at(doc, 0, 0), "netlink", json_true());
-	REFUSED(doc, "devices[0].ports[0].netlink: expected an object, got a boolean");
+	REFUSED(doc, "devices[0].ports[0].netlink: expected an object or null, got a boolean");
 	doc = good_doc();
 	json_array_set_new(json_object_get(doc, "warnings"), 1, json_null());
 	REFUSED(doc, "warnings[1]: expected a string, got null");
@@ -394,12 +401,20 @@ static void missing_or_unknown_member_is_refused(void)
 	REFUSED(doc, "devices[1].ports[0].gids[0].flags: unknown member");
 }
 
-static json_t *copies(json_t *entry, size_t count)
+static json_t *copies(const json_t *entry, size_t count)
 {
 	json_t *list = json_array();
 
 	for (size_t i = 0; i < count; i++)
 		json_array_append_new(list, json_deep_copy(entry));
+	return list;
+}
+
+static json_t *strings(const char *text, size_t count)
+{
+	json_t *entry = json_string(text), *list = copies(entry, count);
+
+	json_decref(entry);
 	return list;
 }
 
@@ -413,10 +428,10 @@ static void oversized_array_is_refused(void)
 	json_object_set_new(doc, "devices", copies(device_at(doc, 0), HOST_DEVICES_MAX + 1));
 	REFUSED(doc, "devices: expected an array of at most 256 entries, got 257");
 	doc = good_doc();
-	json_object_set_new(netdev_at(doc, 0), "addresses", copies(json_string("10.0.0.1/8"), HOST_ADDRS_MAX + 1));
+	json_object_set_new(netdev_at(doc, 0), "addresses", strings("10.0.0.1/8", HOST_ADDRS_MAX + 1));
 	REFUSED(doc, "netdevs[0].addresses: expected an array of at most 64 entries or null, got 65");
 	doc = good_doc();
-	json_object_set_new(doc, "warnings", copies(json_string("w"), NOTES_MAX + 1));
+	json_object_set_new(doc, "warnings", strings("w", NOTES_MAX + 1));
 	REFUSED(doc, "warnings: expected an array of at most 256 entries, got 257");
 }
 
