@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ADDRS_PER_NETDEV_MAX 64
+#define ADDRS_PER_NETDEV_MAX HOST_ADDRS_MAX
 
 static struct netdev *netdev_by_index(struct host *host, int ifindex)
 {

@@ -9,7 +9,7 @@
 #include "util/gidaddr.h"
 
 /* mlx5 has 255 slots, rxe 1024; a table larger than this is not a real one. */
-#define GID_SLOTS_MAX 4096
+#define GID_SLOTS_MAX HOST_GIDS_MAX
 
 static int parse_gid_type(const char *text, enum gid_type *type)
 {

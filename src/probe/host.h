@@ -1,95 +1,11 @@
-/* The probed host: RDMA devices, their ports and GID tables, and the netdevs under them. */
+/* The host prober: fills the host model (model/host.h) from sysfs, and live from netlink and verbs. */
 #ifndef ROCE_DOCTOR_HOST_H
 #define ROCE_DOCTOR_HOST_H
 
-#include <net/if.h>
-#include <netinet/in.h>
-#include <stdbool.h>
-#include <stddef.h>
-
-#include "util/notes.h"
+#include "model/host.h"
 #include "util/rootfs.h"
-
-enum gid_type { GID_TYPE_UNKNOWN, GID_TYPE_IB_ROCE_V1, GID_TYPE_ROCE_V2 };
-enum link_layer { LINK_LAYER_UNKNOWN, LINK_LAYER_ETHERNET, LINK_LAYER_INFINIBAND };
-
-struct gid_entry {
-	unsigned index;
-	struct in6_addr gid;
-	enum gid_type type;
-	char netdev[IF_NAMESIZE];   /* empty when the kernel names none (InfiniBand) */
-};
-
-struct rdma_port {
-	unsigned num;
-	int state;                   /* IB port state number, -1 unknown (4 = ACTIVE) */
-	char state_name[24];         /* "ACTIVE" */
-	int phys_state;              /* 5 = LinkUp */
-	char phys_state_name[24];
-	char rate[64];               /* "25 Gb/sec (1X EDR)" */
-	double rate_gbps;            /* 0 unknown */
-	enum link_layer link_layer;
-	char netdev[IF_NAMESIZE];    /* from sysfs; empty if none */
-	char netdev_source[16];      /* which sysfs file told us: "gid_attrs", "parent", "dev_port" */
-	bool netlink_known;          /* RDMA netlink answered for this port */
-	char netdev_netlink[IF_NAMESIZE];
-	unsigned netdev_netlink_index;
-	int active_mtu, max_mtu;     /* bytes from ibv_query_port; 0 when unknown */
-	struct gid_entry *gids;      /* non-empty entries only, ascending index */
-	size_t gid_count;
-};
-
-struct rdma_device {
-	char name[64];
-	char fw_ver[64];
-	char node_guid[24];
-	char pci_address[32];        /* empty for virtual devices (rxe, siw) */
-	bool numa_known;
-	int numa_node;
-	char driver[32];             /* kernel driver of the PCI function */
-	char parent[IF_NAMESIZE];    /* virtual devices name their netdev here */
-	struct rdma_port *ports;
-	size_t port_count;
-};
-
-struct ip_address {
-	int family;                  /* AF_INET or AF_INET6 */
-	struct in6_addr addr;        /* IPv4 stored mapped (::ffff:a.b.c.d) */
-	unsigned prefix_len;         /* in the family's own terms (24 for a /24 IPv4) */
-};
-
-struct netdev {
-	char name[IF_NAMESIZE];
-	int ifindex;
-	int mtu;                     /* 0 unknown */
-	char operstate[16];
-	int carrier;                 /* 1 up, 0 down (or unreadable: the link is down), -1 no carrier file */
-	int speed_mbps;              /* sysfs speed; -1 unknown (virtio, link down) */
-	bool modes_known;            /* ethtool netlink answered (live only) */
-	unsigned max_supported_mbps; /* fastest supported link mode; 0 when the driver lists none */
-	char max_supported_mode[48];
-	bool addrs_known;            /* addresses come only from netlink: unknown under --root */
-	struct ip_address *addrs;
-	size_t addr_count;
-};
-
-struct host {
-	struct rdma_device *devices;
-	size_t device_count;
-	struct netdev *netdevs;
-	size_t netdev_count;
-	bool live;                   /* netlink and verbs were asked */
-	struct notes warnings;
-};
 
 /* Reads everything under root; live-only sources (netlink, verbs) when root->live. 0 or -errno. */
 int host_probe(struct host *host, const struct rootfs *root);
-void host_free(struct host *host);
-
-const struct rdma_device *host_find_device(const struct host *host, const char *name);
-const struct netdev *host_find_netdev(const struct host *host, const char *name);
-
-const char *gid_type_name(enum gid_type type, enum link_layer ll);   /* "v1", "v2", "IB" */
-const char *link_layer_name(enum link_layer ll);                     /* "Ethernet", "InfiniBand" */
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NETDEVS_MAX 1024
+#define NETDEVS_MAX HOST_NETDEVS_MAX
 
 static int compare_netdevs(const void *a, const void *b)
 {

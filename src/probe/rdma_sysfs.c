@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEVICES_MAX 256
-#define PORTS_MAX 64
+#define DEVICES_MAX HOST_DEVICES_MAX
+#define PORTS_MAX HOST_PORTS_MAX
 
 static int compare_unsigned(const void *a, const void *b)
 {
