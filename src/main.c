@@ -28,7 +28,7 @@ static const struct command *find_command(const char *name)
 }
 
 struct global {
-	struct app *app;
+	struct common_input common;
 	int command_index;   /* argv index of the command name, 0 when none */
 };
 
@@ -39,7 +39,7 @@ static error_t parse_global(int key, char *arg, struct argp_state *state)
 	(void)arg;
 	switch (key) {
 	case ARGP_KEY_INIT:
-		state->child_inputs[0] = g->app;
+		state->child_inputs[0] = &g->common;
 		return 0;
 	case ARGP_KEY_ARG:
 		/* Everything from the command name on belongs to the command's own parser. */
@@ -51,6 +51,28 @@ static error_t parse_global(int key, char *arg, struct argp_state *state)
 		return EINVAL;
 	default:
 		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+/* One command per line, its summary wrapped under itself: argp would wrap a long line into column 0. */
+static void print_command_list(FILE *f)
+{
+	enum { INDENT = 13, WIDTH = 78 };   /* argp rewraps a line that reaches its right margin, 79 */
+
+	fprintf(f, "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		const char *word = commands[i].summary;
+		size_t column = (size_t)fprintf(f, "  %-10s ", commands[i].name);
+
+		while (*word) {
+			size_t len = strcspn(word, " ");
+
+			if (column > INDENT && column + 1 + len > WIDTH)
+				column = (size_t)fprintf(f, "\n%*s", INDENT, "") - 1;
+			column += (size_t)fprintf(f, "%s%.*s", column > INDENT ? " " : "", (int)len, word);
+			word += len + strspn(word + len, " ");
+		}
+		fputc('\n', f);
 	}
 }
 
@@ -66,9 +88,7 @@ static char *help_filter(int key, const char *text, void *input)
 	f = open_memstream(&out, &len);
 	if (!f)
 		return (char *)text;
-	fprintf(f, "Commands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	print_command_list(f);
 	fprintf(f, "\n`roce-doctor help COMMAND' or `roce-doctor COMMAND --help' describes a command.");
 	fclose(f);
 	return out;
@@ -76,17 +96,21 @@ static char *help_filter(int key, const char *text, void *input)
 
 int main(int argc, char **argv)
 {
-	const struct argp_child children[] = { { &common_argp, 0, NULL, 0 }, { 0 } };
+	struct common_child common;
+	const struct argp_child children[] = { { &common.argp, 0, NULL, 0 }, { 0 } };
 	const struct argp argp = {
 		NULL, parse_global, "COMMAND [ARGS...]",
 		"Bring up and diagnose RoCE links between GPU nodes.\v", children, help_filter, NULL,
 	};
 	struct app app = { 0 };
-	struct global g = { &app, 0 };
+	struct global g = { { &app, COMMON_ROOT, NULL }, 0 };
 	const struct command *cmd;
 	char **cargv;
 	int cargc;
 
+	/* Usage lines and errors say roce-doctor, never the path the binary was started by. */
+	argv[0] = "roce-doctor";
+	common_child_init(&common, COMMON_ROOT);
 	argp_err_exit_status = EXIT_USAGE;
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &g) != 0)
 		return EXIT_USAGE;
@@ -96,8 +120,9 @@ int main(int argc, char **argv)
 		char *help_argv[] = { NULL, "--help", NULL };
 
 		if (cargc < 2) {
-			argp_help(&argp, stdout, ARGP_HELP_STD_HELP, argv[0]);
-			return EXIT_OK;
+			/* Through the parser, so --help, --usage and --version are listed as for --help. */
+			help_argv[0] = argv[0];
+			return argp_parse(&argp, 2, help_argv, ARGP_IN_ORDER, NULL, &g) == 0 ? EXIT_OK : EXIT_USAGE;
 		}
 		cmd = find_command(cargv[1]);
 		if (!cmd) {

@@ -27,7 +27,7 @@ struct bw_args {
 static const struct argp_option bw_options[] = {
 	{ "op", OPT_OP, "write|read|send", 0, "RDMA operation (default write, as ib_write_bw)", 0 },
 	{ "bidir", OPT_BIDIR, NULL, 0, "Both directions at once", 0 },
-	{ "size", 's', "BYTES", 0, "Message size: 4096, 64K, 1M ... (default 64K, at most 8M)", 0 },
+	{ "size", 's', "BYTES", 0, "Message size: 4096, 64K, 64KiB, 1MB ... (powers of 1024; default 64K, at most 8M)", 0 },
 	{ "sweep", 'a', NULL, 0, "Every size from 2 B to 8 MiB (or to --size), doubling", 0 },
 	{ "iters", 'n', "N", 0, "Messages per QP for each size (default: as many as --duration allows)", 0 },
 	{ "duration", 'D', "S", 0, "Seconds for each size (default 2, or 0.5 with --sweep)", 0 },
@@ -76,8 +76,7 @@ static error_t parse_bw(int key, char *arg, struct argp_state *state)
 			a->wait = (enum wait_choice)i;
 		return 0;
 	case 's':
-		if (parse_bytes(arg, PROTO_MAX_SLOT, &a->size) < 0 || a->size == 0)
-			argp_error(state, "bad --size '%s': expected 1 to 8M bytes (suffixes K and M)", arg);
+		a->size = parse_message_size(state, arg);
 		return 0;
 	case 'a':
 		a->sweep = true;
@@ -103,7 +102,7 @@ static error_t parse_bw(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (state->arg_num > 0)
 			argp_error(state, "unexpected argument '%s'", arg);
-		a->conn.peer = arg;
+		parse_peer_arg(state, arg, &a->conn.peer);
 		return 0;
 	case ARGP_KEY_END:
 		if (!a->conn.peer)
@@ -128,7 +127,8 @@ static const struct argp bw_argp = {
 	"share of the port's link rate, and checks the data pattern of the last message.\v"
 	"Exit status: 0 when every size ran and its data checked out, 1 when the test failed (a work completion "
 	"error, a stall, the serve going away, wrong data), 2 when no local port fits, 3 when the test could not "
-	"start (no serve, refused, no resources), 64 for usage errors.",
+	"start (no serve, refused, no resources), 64 for usage errors. -v says on stderr which sources answered "
+	"for the local port chosen.",
 	bw_children, NULL, NULL,
 };
 
@@ -211,7 +211,7 @@ static void print_bw(FILE *out, const json_t *doc)
 		strcmp(json_string_value(json_object_get(doc, "wait")), "event") == 0 ? "sleeps on completion events"
 										       : "polls for completions",
 		json_is_true(json_object_get(doc, "verify")) ? "on" : "off");
-	fprintf(out, "local %s:%lld GID %lld (%s%s%s%s)", json_string_value(json_object_get(local, "device")),
+	fprintf(out, "local %s/%lld GID %lld (%s%s%s%s)", json_string_value(json_object_get(local, "device")),
 		(long long)json_integer_value(json_object_get(local, "port")),
 		(long long)json_integer_value(json_object_get(local, "gid_index")), addr ? addr : "no address",
 		nd ? ", " : "", nd ? nd : "", "");
@@ -250,7 +250,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	int code;
 
 	perf_conn_defaults(&a.conn);
-	if (command_parse(&bw_argp, argc, argv, &a, app) != 0)
+	if (command_parse(&bw_argp, PERF_CLIENT_TAKES, argc, argv, &a, app) != 0)
 		return EXIT_USAGE;
 	code = perf_client_prepare(app, &a.conn, &cfg, &target, &warnings);
 	if (code != EXIT_OK)

@@ -11,7 +11,7 @@
 #include "output/render.h"
 
 #define IDS_MAX 64   /* --only prefixes and --skip ids, each */
-enum { OPT_ONLY = 0x100, OPT_SKIP, OPT_FAMILY, OPT_USER, OPT_LIST };
+enum { OPT_ONLY = 0x100, OPT_SKIP, OPT_USER, OPT_LIST };
 
 struct check_args {
 	const char *only[IDS_MAX + 1];
@@ -19,7 +19,6 @@ struct check_args {
 	const char *skip[IDS_MAX + 1];
 	size_t skip_count;
 	bool list;
-	int family;
 	const char *user;
 };
 
@@ -28,7 +27,6 @@ static const struct argp_option check_options[] = {
 	  "port) or an id (port.state); repeatable, comma lists", 0 },
 	{ "skip", OPT_SKIP, "ID[,...]", 0, "Leave out the check ID (exact id; repeatable, comma lists)", 0 },
 	{ "list", OPT_LIST, NULL, 0, "List every check id with its area and what it looks at, and run nothing", 0 },
-	{ "family", OPT_FAMILY, "ipv4|ipv6", 0, "GID family NCCL will use (default ipv4)", 0 },
 	{ "user", OPT_USER, "NAME", 0, "Judge pam limits and ~/.nccl.conf for NAME (default: who runs check; root "
 	  "under --root)", 0 },
 	{ 0 }
@@ -71,9 +69,6 @@ static error_t parse_check(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_LIST:
 		a->list = true;
-		return 0;
-	case OPT_FAMILY:
-		a->family = parse_family_option(state, arg);
 		return 0;
 	case OPT_USER:
 		a->user = arg;
@@ -204,7 +199,7 @@ static int exit_code_of(enum severity worst)
 
 int cmd_check(struct app *app, int argc, char **argv)
 {
-	struct check_args args = { .family = AF_INET };
+	struct check_args args = { 0 };
 	struct findings findings = { 0 };
 	struct check_input in = { 0 };
 	struct check_probe probe;
@@ -213,7 +208,7 @@ int cmd_check(struct app *app, int argc, char **argv)
 	json_t *doc;
 	int code;
 
-	if (command_parse(&check_argp, argc, argv, &args, app) != 0)
+	if (command_parse(&check_argp, COMMON_ROOT | COMMON_FAMILY, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
 	findings.only = args.only;
 	findings.skip = args.skip;
@@ -223,7 +218,7 @@ int cmd_check(struct app *app, int argc, char **argv)
 	if (code != EXIT_OK)
 		return code;
 	in.host = &host;
-	in.family = args.family;
+	in.family = app->family ? app->family : AF_INET;
 	if (check_probe_read(&probe, app->root_dir, args.user, &host, &findings, &in, why, sizeof(why)) < 0) {
 		fprintf(stderr, "roce-doctor: %s\n", why);
 		check_probe_free(&probe);

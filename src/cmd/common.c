@@ -9,74 +9,149 @@
 #include "output/render.h"
 #include "util/rootfs.h"
 
-enum { OPT_ROOT = 0x100 };
+enum { OPT_ROOT = 0x100, OPT_FAMILY, OPT_TIMEOUT };
 
-static const struct argp_option common_options[] = {
-	{ "json", 'j', NULL, 0, "Print one JSON document on stdout", -1 },
-	{ "root", OPT_ROOT, "DIR", 0, "Read /sys, /proc and /etc under DIR (a copied host)", -1 },
-	{ "verbose", 'v', NULL, 0, "Say more on stderr", -1 },
-	{ 0 }
+/* Every common option once, with its help line once; takes 0: every command takes it. */
+static const struct {
+	unsigned takes;
+	struct argp_option option;
+} common_options[] = {
+	{ 0, { "json", 'j', NULL, 0, "Print one JSON document on stdout", -1 } },
+	{ COMMON_ROOT, { "root", OPT_ROOT, "DIR", 0, "Read /sys, /proc and /etc under DIR (a copied host)", -1 } },
+	{ 0, { "verbose", 'v', NULL, 0, "Say on stderr which source answered for each port", -1 } },
+	{ 0, { NULL, 'h', NULL, 0, "Give this help list (as --help)", -1 } },
+	{ COMMON_DEVICE, { "device", 'd', "DEV[/PORT]", 0, "Local RDMA port: DEV, DEV/PORT, DEV:PORT or a netdev name "
+			   "(default: the port whose GID reaches the peer)", -1 } },
+	{ COMMON_FAMILY, { "family", OPT_FAMILY, "ipv4|ipv6", 0, "Address family of the RoCE v2 GID (and of the "
+			   "bootstrap address) NCCL will use (default ipv4)", -1 } },
+	{ COMMON_TIMEOUT, { "timeout", OPT_TIMEOUT, "S", 0, "Give up after S seconds without an answer or a "
+			    "completion (default 10)", -1 } },
 };
 
 static error_t parse_common(int key, char *arg, struct argp_state *state)
 {
-	struct app *app = state->input;
+	const struct common_input *in = state->input;
+	struct app *app = in->app;
 
 	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		return 0;
 	case 'j':
 		app->json = true;
 		return 0;
 	case OPT_ROOT:
+		if (!*arg)
+			argp_error(state, "bad --root '': expected a directory");
 		app->root_dir = arg;
 		return 0;
 	case 'v':
 		app->verbose++;
+		return 0;
+	case 'd':
+		parse_selection_arg(state, arg, &app->device);
+		return 0;
+	case OPT_FAMILY:
+		if (strcmp(arg, "ipv4") == 0)
+			app->family = AF_INET;
+		else if (strcmp(arg, "ipv6") == 0)
+			app->family = AF_INET6;
+		else
+			argp_error(state, "bad --family '%s': expected ipv4 or ipv6", arg);
+		return 0;
+	case OPT_TIMEOUT:
+		app->timeout_s = (unsigned)parse_count(state, "--timeout", arg, 1, 3600);
+		return 0;
+	case ARGP_KEY_END:
+		/* --root may have come before the command's name, where every command's --root is parsed. */
+		if (app->root_dir && in->command && !(in->takes & COMMON_ROOT))
+			argp_error(state, "--root cannot be used with %s: it needs this host's live RDMA devices, which a "
+				   "copied tree does not have", in->command);
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 }
 
-const struct argp common_argp = { common_options, parse_common, NULL, NULL, NULL, NULL, NULL };
+void common_child_init(struct common_child *child, unsigned takes)
+{
+	size_t n = 0;
+
+	memset(child, 0, sizeof(*child));
+	for (size_t i = 0; i < sizeof(common_options) / sizeof(common_options[0]); i++) {
+		const unsigned need = common_options[i].takes;
+
+		if (need & ~takes && need != COMMON_ROOT)
+			continue;
+		child->options[n] = common_options[i].option;
+		/* Refused with a reason rather than "unrecognized", so listed nowhere but still parsed. */
+		if (need & ~takes)
+			child->options[n].flags |= OPTION_HIDDEN;
+		n++;
+	}
+	child->argp = (struct argp){ child->options, parse_common, NULL, NULL, NULL, NULL, NULL };
+}
 
 struct parse_inputs {
 	void *command_input;
-	struct app *app;
+	struct common_input common;
 };
 
-/* A parser with no options of its own: it hands each child its input (the command's, then struct app). */
+/* A parser with no options of its own: it hands each child its input (the command's, then the common one). */
 static error_t parse_wrapper(int key, char *arg, struct argp_state *state)
 {
-	const struct parse_inputs *inputs = state->input;
+	struct parse_inputs *inputs = state->input;
 
 	(void)arg;
 	if (key != ARGP_KEY_INIT)
 		return ARGP_ERR_UNKNOWN;
 	state->child_inputs[0] = inputs->command_input;
-	state->child_inputs[1] = inputs->app;
+	state->child_inputs[1] = &inputs->common;
 	return 0;
 }
 
-int command_parse(const struct argp *argp, int argc, char **argv, void *input, struct app *app)
+int command_parse(const struct argp *argp, unsigned takes, int argc, char **argv, void *input, struct app *app)
 {
+	struct common_child common;
 	/* The command's doc and args_doc belong to the wrapper, so --help prints them once. */
 	const struct argp options_only = { argp->options, argp->parser, NULL, NULL, argp->children, NULL, NULL };
-	const struct argp_child children[] = {
+	struct argp_child children[] = {
 		{ &options_only, 0, NULL, 0 },
-		{ &common_argp, 0, "Common options:", 0 },
+		{ NULL, 0, "Common options:", 0 },
 		{ 0 },
 	};
 	const struct argp wrapper = { NULL, parse_wrapper, argp->args_doc, argp->doc, children, NULL, NULL };
-	struct parse_inputs inputs = { input, app };
+	struct parse_inputs inputs = { input, { app, takes, argv[0] } };
 	char name[64];
 	char *saved = argv[0];
 	int ret;
 
+	common_child_init(&common, takes);
+	children[1].argp = &common.argp;
 	snprintf(name, sizeof(name), "roce-doctor %s", argv[0]);
 	argv[0] = name;
 	ret = argp_parse(&wrapper, argc, argv, 0, NULL, &inputs);
 	argv[0] = saved;
 	return ret;
+}
+
+unsigned long parse_count(const struct argp_state *state, const char *option, const char *arg, unsigned long min,
+			  unsigned long max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (arg[0] < '0' || arg[0] > '9' || *end || errno || v < min || v > max)
+		argp_error(state, "bad %s '%s': expected a whole number from %lu to %lu", option, arg, min, max);
+	return v;
+}
+
+void parse_selection_arg(const struct argp_state *state, const char *arg, struct port_selection *sel)
+{
+	if (port_selection_parse(arg, sel) < 0)
+		argp_error(state, "bad device '%s': expected DEV, DEV/PORT, DEV:PORT or a netdev name", arg);
 }
 
 int app_probe_host(const struct app *app, struct host *host)
@@ -99,6 +174,74 @@ int app_probe_host(const struct app *app, struct host *host)
 	return EXIT_OK;
 }
 
+int check_selection(const struct host *host, const struct port_selection *sel)
+{
+	char why[1024];
+
+	if (port_selection_check(host, sel, why, sizeof(why)) == 0)
+		return EXIT_OK;
+	fprintf(stderr, "roce-doctor: %s\n", why);
+	return EXIT_NOT_FOUND;
+}
+
+static const char *netdev_file(const char *source)
+{
+	if (strcmp(source, "gid_attrs") == 0)
+		return "gid_attrs/ndevs";
+	if (strcmp(source, "dev_port") == 0)
+		return "device/net/*/dev_port";
+	return source;
+}
+
+static void say_port_sources(const struct host *host, const struct rdma_device *d, const struct rdma_port *p)
+{
+	const struct netdev *nd = p->netdev[0] ? host_find_netdev(host, p->netdev) : NULL;
+	const char *unknown = host->live ? "did not answer" : "not asked under --root";
+
+	fprintf(stderr, "roce-doctor: %s/%u: ", d->name, p->num);
+	if (p->netdev[0])
+		fprintf(stderr, "netdev %s from %s", p->netdev, netdev_file(p->netdev_source));
+	else
+		fprintf(stderr, "no netdev (none in gid_attrs/ndevs, parent or device/net)");
+	if (!p->netlink_known)
+		fprintf(stderr, "; RDMA netlink %s", unknown);
+	else if (strcmp(p->netdev_netlink, p->netdev) == 0)
+		fprintf(stderr, "; RDMA netlink agrees");
+	else
+		fprintf(stderr, "; RDMA netlink says %s", p->netdev_netlink[0] ? p->netdev_netlink : "no netdev");
+	if (!p->netdev[0])
+		fprintf(stderr, "; no addresses (no netdev)");
+	else if (nd && nd->addrs_known)
+		fprintf(stderr, "; addresses from rtnetlink (%zu)", nd->addr_count);
+	else
+		fprintf(stderr, "; addresses unknown (rtnetlink %s)", unknown);
+	if (p->active_mtu > 0)
+		fprintf(stderr, "; port MTUs from verbs (active %d, max %d)\n", p->active_mtu, p->max_mtu);
+	else
+		fprintf(stderr, "; port MTUs unknown (verbs %s)\n", unknown);
+}
+
+void app_say_sources(const struct app *app, const struct host *host, const struct port_selection *sel)
+{
+	if (!app->verbose)
+		return;
+	for (size_t i = 0; i < host->device_count; i++)
+		for (size_t j = 0; j < host->devices[i].port_count; j++)
+			if (port_selection_matches(sel, &host->devices[i], &host->devices[i].ports[j]))
+				say_port_sources(host, &host->devices[i], &host->devices[i].ports[j]);
+}
+
+void app_infiniband_path(const struct app *app, char *buf, size_t size)
+{
+	size_t len = app->root_dir ? strlen(app->root_dir) : 0;
+
+	/* "tree/" and "tree" are the same root: no doubled slash in the path shown. */
+	while (len > 1 && app->root_dir[len - 1] == '/')
+		len--;
+	snprintf(buf, size, "%.*s/sys/class/infiniband", (int)(app->root_dir && strcmp(app->root_dir, "/") ? len : 0),
+		 app->root_dir ? app->root_dir : "");
+}
+
 int app_emit(const struct app *app, json_t *doc, const struct notes *warnings,
 	     void (*text)(FILE *out, const json_t *doc), int code)
 {
@@ -117,65 +260,4 @@ int app_emit(const struct app *app, json_t *doc, const struct notes *warnings,
 		code = EXIT_CANNOT_RUN;
 	}
 	return code;
-}
-
-int parse_family_option(const struct argp_state *state, const char *arg)
-{
-	if (strcmp(arg, "ipv4") == 0)
-		return AF_INET;
-	if (strcmp(arg, "ipv6") == 0)
-		return AF_INET6;
-	argp_error(state, "bad --family '%s': expected ipv4 or ipv6", arg);
-	return 0;
-}
-
-int parse_dev_port(const char *arg, char *dev, size_t size, unsigned *port)
-{
-	const char *colon = strchr(arg, ':');
-	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
-
-	*port = 0;
-	if (len == 0 || len >= size)
-		return -EINVAL;
-	memcpy(dev, arg, len);
-	dev[len] = '\0';
-	if (colon) {
-		char *end;
-		unsigned long v;
-
-		errno = 0;
-		v = strtoul(colon + 1, &end, 10);
-		if (colon[1] < '1' || colon[1] > '9' || *end || errno || v > 255)
-			return -EINVAL;
-		*port = (unsigned)v;
-	}
-	return 0;
-}
-
-int check_selection(const struct host *host, const char *dev, unsigned port)
-{
-	const struct rdma_device *d;
-
-	if (!dev || !*dev)
-		return EXIT_OK;
-	d = host_find_device(host, dev);
-	if (d) {
-		if (port == 0)
-			return EXIT_OK;
-		for (size_t p = 0; p < d->port_count; p++)
-			if (d->ports[p].num == port)
-				return EXIT_OK;
-		fprintf(stderr, "roce-doctor: %s has no port %u (ports:", dev, port);
-		for (size_t p = 0; p < d->port_count; p++)
-			fprintf(stderr, " %u", d->ports[p].num);
-		fprintf(stderr, ")\n");
-		return EXIT_NOT_FOUND;
-	}
-	fprintf(stderr, "roce-doctor: no RDMA device %s (devices:", dev);
-	if (host->device_count == 0)
-		fprintf(stderr, " none");
-	for (size_t i = 0; i < host->device_count; i++)
-		fprintf(stderr, "%s %s", i ? "," : "", host->devices[i].name);
-	fprintf(stderr, ")\n");
-	return EXIT_NOT_FOUND;
 }

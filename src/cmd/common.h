@@ -1,4 +1,4 @@
-/* What every subcommand shares: global options, probing the host, exit codes, emitting a document. */
+/* What every subcommand shares: the common options, probing the host, exit codes, emitting a document. */
 #ifndef ROCE_DOCTOR_CMD_COMMON_H
 #define ROCE_DOCTOR_CMD_COMMON_H
 
@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "core/port_selection.h"
 #include "probe/host.h"
 
 enum exit_code {
@@ -16,32 +17,62 @@ enum exit_code {
 	EXIT_USAGE = 64,
 };
 
+/* The shared options a command takes besides --json, -v and -h/--help, which every command takes. */
+enum common_option {
+	COMMON_ROOT = 1 << 0,     /* --root DIR; the others refuse it, given before or after their name */
+	COMMON_DEVICE = 1 << 1,   /* -d, --device DEV[/PORT] */
+	COMMON_FAMILY = 1 << 2,   /* --family ipv4|ipv6 */
+	COMMON_TIMEOUT = 1 << 3,  /* --timeout S */
+};
+
 struct app {
 	bool json;
 	int verbose;
-	const char *root_dir;   /* NULL: the running host */
+	const char *root_dir;           /* NULL: the running host */
+	struct port_selection device;   /* -d; an empty name when not given */
+	int family;                     /* --family: AF_INET or AF_INET6; 0 when not given */
+	unsigned timeout_s;             /* --timeout; 0 when not given */
 };
 
-/* --json, --root, --verbose, accepted before or after the command name. */
-extern const struct argp common_argp;
+/* The common options as an argp child: the options a command takes (a mask of enum common_option) listed,
+ * the rest hidden (--root, so it is refused with a reason) or left out. Input: a struct common_input. */
+struct common_child {
+	struct argp_option options[10];
+	struct argp argp;
+};
+struct common_input {
+	struct app *app;
+	unsigned takes;
+	const char *command;            /* for messages: "bw"; NULL at the top level */
+};
+void common_child_init(struct common_child *child, unsigned takes);
 
-/* Parses a command's own options (argv[0] is the command name) with common_argp as a child. */
-int command_parse(const struct argp *argp, int argc, char **argv, void *input, struct app *app);
+/* Parses a command's own options (argv[0] is the command name) with the common options it takes as a child.
+ * Usage lines say "roce-doctor COMMAND". 0, or non-zero after argp printed the usage error. */
+int command_parse(const struct argp *argp, unsigned takes, int argc, char **argv, void *input, struct app *app);
+
+/* A whole number in [min, max], or an argp usage error naming the option. */
+unsigned long parse_count(const struct argp_state *state, const char *option, const char *arg, unsigned long min,
+			  unsigned long max);
+
+/* DEV, DEV/PORT, DEV:PORT or a netdev name, or an argp usage error: "bad device 'X': expected ...". */
+void parse_selection_arg(const struct argp_state *state, const char *arg, struct port_selection *sel);
 
 /* Probes the host under app->root_dir. On failure prints one line and returns EXIT_CANNOT_RUN. */
 int app_probe_host(const struct app *app, struct host *host);
 
+/* The selection must name a port of host: else prints why (listing what exists), returns EXIT_NOT_FOUND. */
+int check_selection(const struct host *host, const struct port_selection *sel);
+
+/* With -v: one line on stderr per selected port saying which source answered (netdev from which sysfs
+ * file, RDMA netlink's agreement, addresses from rtnetlink, port MTUs from verbs, or why unknown). */
+void app_say_sources(const struct app *app, const struct host *host, const struct port_selection *sel);
+
+/* Where the RDMA devices were looked for: "/sys/class/infiniband", or under --root the real path. */
+void app_infiniband_path(const struct app *app, char *buf, size_t size);
+
 /* Prints warnings on stderr, then the document as JSON or through text(). Returns the exit code given. */
 int app_emit(const struct app *app, json_t *doc, const struct notes *warnings,
 	     void (*text)(FILE *out, const json_t *doc), int code);
-
-/* --family ipv4|ipv6 -> AF_INET/AF_INET6; anything else is a usage error through argp_error. */
-int parse_family_option(const struct argp_state *state, const char *arg);
-
-/* "mlx5_0" or "mlx5_0:1" -> dev, port (0 = all). -EINVAL for a malformed port. */
-int parse_dev_port(const char *arg, char *dev, size_t size, unsigned *port);
-
-/* The device/port selection must exist; prints "no RDMA device X (devices: a, b)" and returns EXIT_NOT_FOUND. */
-int check_selection(const struct host *host, const char *dev, unsigned port);
 
 #endif

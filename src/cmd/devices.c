@@ -8,8 +8,7 @@
 
 struct devices_args {
 	bool brief;
-	char dev[64];
-	unsigned port;
+	struct port_selection sel;
 };
 
 static const struct argp_option devices_options[] = {
@@ -28,8 +27,7 @@ static error_t parse_devices(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (state->arg_num > 0)
 			argp_error(state, "unexpected argument '%s'", arg);
-		if (parse_dev_port(arg, a->dev, sizeof(a->dev), &a->port) < 0)
-			argp_error(state, "bad device '%s': expected DEV or DEV:PORT", arg);
+		parse_selection_arg(state, arg, &a->sel);
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -37,10 +35,11 @@ static error_t parse_devices(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp devices_argp = {
-	devices_options, parse_devices, "[DEV[:PORT]]",
+	devices_options, parse_devices, "[DEV[/PORT]|NETDEV]",
 	"List RDMA devices and ports with the netdev under each, link state, rate, MTUs, firmware and PCI "
-	"placement.\vPort MTUs come from verbs and the port-to-netdev link also from RDMA netlink; under --root "
-	"they are unknown.",
+	"placement. DEV/PORT, DEV:PORT or a netdev name selects ports.\vPort MTUs come from verbs and the "
+	"port-to-netdev link also from RDMA netlink; under --root they are unknown. -v says on stderr which source "
+	"answered for each port.",
 	NULL, NULL, NULL,
 };
 
@@ -161,26 +160,25 @@ int cmd_devices(struct app *app, int argc, char **argv)
 	json_t *doc, *rows;
 	int code;
 
-	if (command_parse(&devices_argp, argc, argv, &args, app) != 0)
+	if (command_parse(&devices_argp, COMMON_ROOT, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
 	code = app_probe_host(app, &host);
 	if (code != EXIT_OK)
 		return code;
-	code = check_selection(&host, args.dev, args.port);
+	code = check_selection(&host, &args.sel);
 	if (code != EXIT_OK) {
 		host_free(&host);
 		return code;
 	}
+	app_say_sources(app, &host, &args.sel);
 	doc = doc_new("devices");
 	json_object_set_new(doc, "root", json_str_or_null(app->root_dir));
 	rows = json_array();
 	for (size_t d = 0; d < host.device_count; d++) {
 		const struct rdma_device *dev = &host.devices[d];
 
-		if (args.dev[0] && strcmp(args.dev, dev->name) != 0)
-			continue;
 		for (size_t p = 0; p < dev->port_count; p++)
-			if (!args.port || dev->ports[p].num == args.port)
+			if (port_selection_matches(&args.sel, dev, &dev->ports[p]))
 				json_array_append_new(rows, port_row(&host, dev, &dev->ports[p]));
 	}
 	json_object_set_new(doc, "ports", rows);

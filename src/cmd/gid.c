@@ -10,21 +10,20 @@
 #include "output/render.h"
 #include "util/gidaddr.h"
 
-enum { OPT_FAMILY = 0x100, OPT_PEER, OPT_NETDEV };
+enum { OPT_PEER = 0x100, OPT_NETDEV };
 
 struct gid_args {
+	const struct app *app;   /* --family is a common option */
 	bool suggest;
 	int family;          /* 0 until chosen */
 	const char *peer_text;
 	struct in6_addr peer;
 	const char *netdev;  /* --netdev */
-	char dev[64];
-	unsigned port;
+	struct port_selection sel;
 };
 
 static const struct argp_option gid_options[] = {
 	{ "suggest", 's', NULL, 0, "Print the NCCL_IB_GID_INDEX to use, and why", 0 },
-	{ "family", OPT_FAMILY, "ipv4|ipv6", 0, "Address family of the GID to suggest (default ipv4)", 0 },
 	{ "peer", OPT_PEER, "ADDR", 0, "Prefer the GID whose subnet reaches ADDR", 0 },
 	{ "netdev", OPT_NETDEV, "IF", 0, "Where GIDs of one address sit on several netdevs (a bond and a VLAN on it), "
 	  "take the one on IF (default: the port's own netdev)", 0 },
@@ -39,9 +38,6 @@ static error_t parse_gid(int key, char *arg, struct argp_state *state)
 	case 's':
 		a->suggest = true;
 		return 0;
-	case OPT_FAMILY:
-		a->family = parse_family_option(state, arg);
-		return 0;
 	case OPT_PEER:
 		if (ip_parse_as_gid(arg, &a->peer) < 0)
 			argp_error(state, "bad --peer '%s': expected an IPv4 or IPv6 address", arg);
@@ -55,10 +51,10 @@ static error_t parse_gid(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (state->arg_num > 0)
 			argp_error(state, "unexpected argument '%s'", arg);
-		if (parse_dev_port(arg, a->dev, sizeof(a->dev), &a->port) < 0)
-			argp_error(state, "bad device '%s': expected DEV or DEV:PORT", arg);
+		parse_selection_arg(state, arg, &a->sel);
 		return 0;
 	case ARGP_KEY_END:
+		a->family = a->app->family;
 		if (!a->suggest && (a->family || a->peer_text || a->netdev))
 			argp_error(state, "--family, --peer and --netdev apply only with --suggest");
 		if (a->peer_text && a->family &&
@@ -73,7 +69,7 @@ static error_t parse_gid(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp gid_argp = {
-	gid_options, parse_gid, "[DEV[:PORT]]",
+	gid_options, parse_gid, "[DEV[/PORT]|NETDEV]",
 	"List the GID table of every RDMA port (index, GID, IPv4, RoCE version, netdev), or with --suggest the "
 	"RoCE v2 GID index NCCL should use.\v"
 	"--suggest leaves out the ports NCCL would not use or that have no address (down, no carrier, only fe80:: "
@@ -85,7 +81,7 @@ static const struct argp gid_argp = {
 
 static bool selected(const struct gid_args *a, const struct rdma_device *d, const struct rdma_port *p)
 {
-	return (!a->dev[0] || strcmp(a->dev, d->name) == 0) && (!a->port || a->port == p->num);
+	return port_selection_matches(&a->sel, d, p);
 }
 
 /* ---- the table ---- */
@@ -250,7 +246,7 @@ static bool port_in_scope(const struct host *host, const struct gid_args *a, con
 
 	if (!selected(a, d, p))
 		return false;
-	if (a->dev[0])
+	if (a->sel.name[0])
 		return true;
 	for (size_t i = 0; i < host->device_count; i++)
 		for (size_t j = 0; j < host->devices[i].port_count; j++)
@@ -322,7 +318,7 @@ static json_t *suggestion_doc(const struct host *host, const struct gid_args *a,
 			in_scope++;
 			u = gid_port_use(port, port_netdev(host, port), lo->why, sizeof(lo->why));
 			if (u != PORT_IN_USE) {
-				named_left_out |= a->port != 0;
+				named_left_out |= a->sel.port != 0;
 				lo->ref = (struct nccl_port_ref){ dev->name, port->num };
 				lo->use = u;
 				if (n_out < PORTS_MAX)
@@ -385,20 +381,22 @@ static int check_netdev_option(const struct host *host, const struct gid_args *a
 
 int cmd_gid(struct app *app, int argc, char **argv)
 {
-	struct gid_args args = { 0 };
+	struct gid_args args = { .app = app };
 	struct host host;
 	json_t *doc;
 	int code;
 
-	if (command_parse(&gid_argp, argc, argv, &args, app) != 0)
+	if (command_parse(&gid_argp, COMMON_ROOT | COMMON_FAMILY, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
 	code = app_probe_host(app, &host);
 	if (code != EXIT_OK)
 		return code;
-	code = check_selection(&host, args.dev, args.port);
+	code = check_selection(&host, &args.sel);
 	if (code == EXIT_OK && host.device_count == 0) {
-		fprintf(stderr, "roce-doctor: no RDMA devices on this host (%s is empty or missing)\n",
-			app->root_dir ? "DIR/sys/class/infiniband" : "/sys/class/infiniband");
+		char path[4200];
+
+		app_infiniband_path(app, path, sizeof(path));
+		fprintf(stderr, "roce-doctor: no RDMA devices on this host (%s is empty or missing)\n", path);
 		code = EXIT_NOT_FOUND;
 	}
 	if (code == EXIT_OK && args.netdev)
@@ -407,6 +405,7 @@ int cmd_gid(struct app *app, int argc, char **argv)
 		host_free(&host);
 		return code;
 	}
+	app_say_sources(app, &host, &args.sel);
 	if (args.suggest) {
 		doc = suggestion_doc(&host, &args, &code);
 		code = app_emit(app, doc, &host.warnings, print_suggestion, code);

@@ -18,7 +18,7 @@ struct lat_args {
 };
 
 static const struct argp_option lat_options[] = {
-	{ "size", 's', "BYTES", 0, "Message size: 2, 64, 4K ... (default 2, as ib_write_lat; at most 8M)", 0 },
+	{ "size", 's', "BYTES", 0, "Message size: 2, 64, 4K, 4KiB ... (powers of 1024; default 2, as ib_write_lat; at most 8M)", 0 },
 	{ "sweep", 'a', NULL, 0, "Every size from 2 B to 8 MiB (or to --size), doubling", 0 },
 	{ "iters", 'n', "N", 0, "Round trips for each size (default 1000)", 0 },
 	{ "inline", 'I', "BYTES", 0, "Send messages up to this size inline (default 220; the device may allow less)", 0 },
@@ -34,8 +34,7 @@ static error_t parse_lat(int key, char *arg, struct argp_state *state)
 		state->child_inputs[0] = &a->conn;
 		return 0;
 	case 's':
-		if (parse_bytes(arg, PROTO_MAX_SLOT, &a->size) < 0 || a->size == 0)
-			argp_error(state, "bad --size '%s': expected 1 to 8M bytes (suffixes K and M)", arg);
+		a->size = parse_message_size(state, arg);
 		return 0;
 	case 'a':
 		a->sweep = true;
@@ -49,7 +48,7 @@ static error_t parse_lat(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (state->arg_num > 0)
 			argp_error(state, "unexpected argument '%s'", arg);
-		a->conn.peer = arg;
+		parse_peer_arg(state, arg, &a->conn.peer);
 		return 0;
 	case ARGP_KEY_END:
 		if (!a->conn.peer)
@@ -70,7 +69,8 @@ static const struct argp lat_argp = {
 	"Measure RDMA latency to PEER, where 'roce-doctor serve' runs: RDMA-write ping-pong on one QP, as "
 	"perftest's ib_write_lat. Reports per message size the one-way latency (half the round trip) in "
 	"microseconds: minimum, median, 99th percentile, maximum and average.\v"
-	"Exit status as for bw: 0 ok, 1 the test failed, 2 no local port fits, 3 the test could not start, 64 usage.",
+	"Exit status as for bw: 0 ok, 1 the test failed, 2 no local port fits, 3 the test could not start, 64 usage. "
+	"-v as for bw.",
 	lat_children, NULL, NULL,
 };
 
@@ -101,7 +101,7 @@ static void print_lat(FILE *out, const json_t *doc)
 	fprintf(out, "lat write to %s port %lld: one-way latency (half the round trip), data check %s\n",
 		json_string_value(json_object_get(doc, "peer")), (long long)json_integer_value(json_object_get(doc, "tcp_port")),
 		json_is_true(json_object_get(doc, "verify")) ? "on" : "off");
-	fprintf(out, "local %s:%lld GID %lld (%s)", json_string_value(json_object_get(local, "device")),
+	fprintf(out, "local %s/%lld GID %lld (%s)", json_string_value(json_object_get(local, "device")),
 		(long long)json_integer_value(json_object_get(local, "port")),
 		(long long)json_integer_value(json_object_get(local, "gid_index")), addr ? addr : "no address");
 	if (json_is_object(remote))
@@ -129,7 +129,7 @@ int cmd_lat(struct app *app, int argc, char **argv)
 	int code;
 
 	perf_conn_defaults(&a.conn);
-	if (command_parse(&lat_argp, argc, argv, &a, app) != 0)
+	if (command_parse(&lat_argp, PERF_CLIENT_TAKES, argc, argv, &a, app) != 0)
 		return EXIT_USAGE;
 	code = perf_client_prepare(app, &a.conn, &cfg, &target, &warnings);
 	if (code != EXIT_OK)

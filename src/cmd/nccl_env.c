@@ -5,13 +5,12 @@
 #include "core/nccl_env.h"
 #include "output/render.h"
 
-enum { OPT_FORMAT = 0x100, OPT_SOCKET_IF, OPT_FAMILY };
+enum { OPT_FORMAT = 0x100, OPT_SOCKET_IF };
 enum env_format { FORMAT_SH, FORMAT_ENV, FORMAT_JSON, FORMAT_DOCKER, FORMAT_K8S };
 
 struct nccl_env_args {
 	enum env_format format;
 	const char *socket_if;
-	int family;
 };
 
 static const struct argp_option nccl_env_options[] = {
@@ -19,7 +18,6 @@ static const struct argp_option nccl_env_options[] = {
 	  "(a YAML env list)", 0 },
 	{ "socket-if", OPT_SOCKET_IF, "IFACE", 0, "Interface for NCCL's bootstrap socket (default: the netdev of the "
 	  "first usable port with an address of --family)", 0 },
-	{ "family", OPT_FAMILY, "ipv4|ipv6", 0, "GID and bootstrap address family (default ipv4)", 0 },
 	{ 0 }
 };
 
@@ -39,9 +37,6 @@ static error_t parse_nccl_env(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_SOCKET_IF:
 		a->socket_if = arg;
-		return 0;
-	case OPT_FAMILY:
-		a->family = parse_family_option(state, arg);
 		return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
@@ -159,19 +154,20 @@ static json_t *left_out_json(const struct nccl_env *env)
 int cmd_nccl_env(struct app *app, int argc, char **argv)
 {
 	static void (*const printers[])(FILE *, const json_t *) = { print_sh, print_env, NULL, print_docker, print_k8s };
-	struct nccl_env_args args = { .family = AF_INET };
+	struct nccl_env_args args = { 0 };
 	struct nccl_env env;
 	struct host host;
 	char why[512];
 	json_t *doc, *vars;
 	int code;
 
-	if (command_parse(&nccl_env_argp, argc, argv, &args, app) != 0)
+	if (command_parse(&nccl_env_argp, COMMON_ROOT | COMMON_FAMILY, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
 	code = app_probe_host(app, &host);
 	if (code != EXIT_OK)
 		return code;
-	if (nccl_env_build(&host, args.family, args.socket_if, &env, why, sizeof(why)) < 0) {
+	app_say_sources(app, &host, NULL);
+	if (nccl_env_build(&host, app->family ? app->family : AF_INET, args.socket_if, &env, why, sizeof(why)) < 0) {
 		for (size_t i = 0; i < host.warnings.count; i++)
 			fprintf(stderr, "roce-doctor: warning: %s\n", host.warnings.items[i]);
 		print_left_out(&env);

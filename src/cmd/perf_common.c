@@ -10,7 +10,9 @@
 #include "core/gid_suggest.h"
 #include "output/render.h"
 #include "proto/channel.h"
+#include "util/byte_size.h"
 #include "util/gidaddr.h"
+#include "util/host_name.h"
 
 static bool subnet_holds_peer(const struct netdev *nd, const struct gid_entry *e, const struct in6_addr *peer)
 {
@@ -54,7 +56,7 @@ static int consider(const struct host *host, const struct rdma_device *d, const 
 	if (gid_index >= 0) {
 		c->entry = find_index(p, gid_index);
 		if (!c->entry && p->link_layer != LINK_LAYER_INFINIBAND) {
-			snprintf(why, why_size, "%s:%u has no GID at index %d (see 'roce-doctor gid %s')", d->name, p->num,
+			snprintf(why, why_size, "%s/%u has no GID at index %d (see 'roce-doctor gid %s')", d->name, p->num,
 				 gid_index, d->name);
 			return -1;
 		}
@@ -69,7 +71,7 @@ static int consider(const struct host *host, const struct rdma_device *d, const 
 
 		gid_suggest_port(p, nd, family, peer, &choice);
 		if (!choice.found) {
-			snprintf(why, why_size, "%s:%u: %s", d->name, p->num, choice.reason);
+			snprintf(why, why_size, "%s/%u: %s", d->name, p->num, choice.reason);
 			return -1;
 		}
 		c->entry = choice.entry;
@@ -80,7 +82,7 @@ static int consider(const struct host *host, const struct rdma_device *d, const 
 	return 0;
 }
 
-int perf_choose_target(const struct host *host, const char *dev, unsigned port, int gid_index,
+int perf_choose_target(const struct host *host, const struct port_selection *sel, int gid_index,
 		       const struct in6_addr *peer, struct perf_target *out, struct notes *warnings, char *why,
 		       size_t why_size)
 {
@@ -92,12 +94,10 @@ int perf_choose_target(const struct host *host, const char *dev, unsigned port, 
 	for (size_t i = 0; i < host->device_count; i++) {
 		const struct rdma_device *d = &host->devices[i];
 
-		if (dev && *dev && strcmp(dev, d->name) != 0)
-			continue;
 		for (size_t j = 0; j < d->port_count; j++) {
 			const struct rdma_port *p = &d->ports[j];
 
-			if (port && p->num != port)
+			if (!port_selection_matches(sel, d, p))
 				continue;
 			seen++;
 			if (consider(host, d, p, gid_index, peer, &c, last_why, sizeof(last_why)) == 0 && c.score > best.score)
@@ -108,8 +108,7 @@ int perf_choose_target(const struct host *host, const char *dev, unsigned port, 
 		if (host->device_count == 0)
 			snprintf(why, why_size, "no RDMA devices on this host (/sys/class/infiniband is empty or missing)");
 		else if (seen == 0)
-			snprintf(why, why_size, "no RDMA port matches %s%s%u", dev && *dev ? dev : "any device",
-				 port ? ":" : "", port);
+			port_selection_check(host, sel, why, why_size);
 		else
 			snprintf(why, why_size, "no usable GID%s: %s", seen > 1 ? " on any port" : "", last_why);
 		return -1;
@@ -125,12 +124,12 @@ int perf_choose_target(const struct host *host, const char *dev, unsigned port, 
 		gid_format_ip(&best.entry->gid, out->address);
 	if (best.entry && best.port->link_layer == LINK_LAYER_ETHERNET &&
 	    (best.entry->type != GID_TYPE_ROCE_V2 || gid_is_link_local(&best.entry->gid)))
-		notes_add(warnings, "GID index %d of %s:%u is %s%s: NCCL and most fabrics want a routable RoCE v2 GID "
+		notes_add(warnings, "GID index %d of %s/%u is %s%s: NCCL and most fabrics want a routable RoCE v2 GID "
 			  "('roce-doctor gid --suggest')", best.index, best.dev->name, best.port->num,
 			  gid_is_link_local(&best.entry->gid) ? "fe80:: link-local " : "",
 			  best.entry->type == GID_TYPE_ROCE_V2 ? "RoCE v2" : "RoCE v1");
 	if (best.port->state != 4)
-		notes_add(warnings, "%s:%u is %s, not ACTIVE", best.dev->name, best.port->num, best.port->state_name);
+		notes_add(warnings, "%s/%u is %s, not ACTIVE", best.dev->name, best.port->num, best.port->state_name);
 	return 0;
 }
 
@@ -139,42 +138,20 @@ enum perf_wait perf_wait_for(const struct perf_target *t)
 	return t->software ? PERF_WAIT_EVENT : PERF_WAIT_POLL;
 }
 
-int parse_bytes(const char *arg, uint64_t max, uint64_t *out)
+uint64_t parse_message_size(const struct argp_state *state, const char *arg)
 {
-	static const struct { const char *suffix; unsigned shift; } units[] = {
-		{ "", 0 }, { "B", 0 }, { "K", 10 }, { "k", 10 }, { "KiB", 10 }, { "M", 20 }, { "m", 20 }, { "MiB", 20 },
-	};
-	unsigned long long v;
-	char *end;
+	uint64_t size = 0;
 
-	errno = 0;
-	if (arg[0] < '0' || arg[0] > '9')
-		return -EINVAL;
-	v = strtoull(arg, &end, 10);
-	if (errno)
-		return -ERANGE;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].suffix) != 0)
-			continue;
-		if (v > max >> units[i].shift)
-			return -ERANGE;
-		*out = v << units[i].shift;
-		return 0;
-	}
-	return -EINVAL;
+	if (byte_size_parse(arg, PROTO_MAX_SLOT, &size) < 0 || size == 0)
+		argp_error(state, "bad --size '%s': expected 1 B to 8 MiB: " BYTE_SIZE_FORMS, arg);
+	return size;
 }
 
-unsigned long parse_count(const struct argp_state *state, const char *option, const char *arg, unsigned long min,
-			  unsigned long max)
+void parse_peer_arg(const struct argp_state *state, const char *arg, const char **peer)
 {
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (arg[0] < '0' || arg[0] > '9' || *end || errno || v < min || v > max)
-		argp_error(state, "bad %s '%s': expected a whole number from %lu to %lu", option, arg, min, max);
-	return v;
+	if (host_name_check(arg) < 0)
+		argp_error(state, "bad PEER '%s': expected a host name or an IPv4 or IPv6 address", arg);
+	*peer = arg;
 }
 
 bool perf_test_corrupt(void)
@@ -203,14 +180,12 @@ void format_bytes(uint64_t bytes, char *buf, size_t size)
 
 /* ---- the options and the preparation bw and lat share ---- */
 
-enum { OPT_PORT = 0x300, OPT_MTU, OPT_TIMEOUT, OPT_NO_VERIFY };
+enum { OPT_PORT = 0x300, OPT_MTU, OPT_NO_VERIFY };
 
 static const struct argp_option conn_options[] = {
 	{ "port", 'p', "N", 0, "TCP port of the serve (default 18516)", 1 },
-	{ "device", 'd', "DEV[:PORT]", 0, "Local RDMA device and port (default: the one whose GID reaches PEER)", 1 },
 	{ "gid-index", 'x', "INDEX", 0, "Local GID index (default: what 'gid --suggest --peer PEER' picks)", 1 },
 	{ "mtu", OPT_MTU, "BYTES", 0, "Path MTU: 256, 512, 1024, 2048 or 4096 (default: the smaller active MTU)", 1 },
-	{ "timeout", OPT_TIMEOUT, "S", 0, "Give up after S seconds without an answer or a completion (default 10)", 1 },
 	{ "no-verify", OPT_NO_VERIFY, NULL, 0, "Do not check the data pattern of the last message of each size", 1 },
 	{ 0 }
 };
@@ -223,21 +198,19 @@ static error_t parse_conn(int key, char *arg, struct argp_state *state)
 	case 'p':
 		a->tcp_port = (unsigned)parse_count(state, "--port", arg, 1, 65535);
 		return 0;
-	case 'd':
-		if (parse_dev_port(arg, a->dev, sizeof(a->dev), &a->dev_port) < 0)
-			argp_error(state, "bad device '%s': expected DEV or DEV:PORT", arg);
-		return 0;
 	case 'x':
 		a->gid_index = (int)parse_count(state, "-x", arg, 0, 65535);
 		return 0;
-	case OPT_MTU:
-		a->mtu = (int)parse_count(state, "--mtu", arg, 256, 4096);
-		if (!perf_mtu_enum(a->mtu))
-			argp_error(state, "bad --mtu %s: expected 256, 512, 1024, 2048 or 4096", arg);
+	case OPT_MTU: {
+		char *end;
+		long v = strtol(arg, &end, 10);
+
+		/* One rule, one message: 9000 and 1000 are wrong for the same reason. */
+		if (arg[0] < '1' || arg[0] > '9' || *end || v > 4096 || !perf_mtu_enum((int)v))
+			argp_error(state, "bad --mtu '%s': expected 256, 512, 1024, 2048 or 4096", arg);
+		a->mtu = (int)v;
 		return 0;
-	case OPT_TIMEOUT:
-		a->timeout_s = (unsigned)parse_count(state, "--timeout", arg, 1, 3600);
-		return 0;
+	}
 	case OPT_NO_VERIFY:
 		a->no_verify = true;
 		return 0;
@@ -253,7 +226,6 @@ void perf_conn_defaults(struct perf_conn_args *a)
 	memset(a, 0, sizeof(*a));
 	a->tcp_port = PROTO_DEFAULT_PORT;
 	a->gid_index = -1;
-	a->timeout_s = 10;
 }
 
 static void sockaddr_as_gid(const struct sockaddr_storage *ss, struct in6_addr *gid)
@@ -270,6 +242,7 @@ static void sockaddr_as_gid(const struct sockaddr_storage *ss, struct in6_addr *
 int perf_client_prepare(const struct app *app, const struct perf_conn_args *a, struct client_config *cfg,
 			struct perf_target *target, struct notes *warnings)
 {
+	struct port_selection chosen = { .port = 0 };
 	struct in6_addr peer_gid;
 	struct host host;
 	char why[1024];
@@ -283,9 +256,9 @@ int perf_client_prepare(const struct app *app, const struct perf_conn_args *a, s
 	code = app_probe_host(app, &host);
 	if (code != EXIT_OK)
 		return code;
-	code = check_selection(&host, a->dev, a->dev_port);
+	code = check_selection(&host, &app->device);
 	if (code == EXIT_OK &&
-	    perf_choose_target(&host, a->dev, a->dev_port, a->gid_index, &peer_gid, target, &host.warnings, why,
+	    perf_choose_target(&host, &app->device, a->gid_index, &peer_gid, target, &host.warnings, why,
 			       sizeof(why))) {
 		fprintf(stderr, "roce-doctor: cannot test the link to %s: %s\n", a->peer, why);
 		code = EXIT_NOT_FOUND;
@@ -296,6 +269,9 @@ int perf_client_prepare(const struct app *app, const struct perf_conn_args *a, s
 		host_free(&host);
 		return code;
 	}
+	snprintf(chosen.name, sizeof(chosen.name), "%s", target->device);
+	chosen.port = target->port;
+	app_say_sources(app, &host, &chosen);
 	/* The command prints them, and puts them in its document. */
 	*warnings = host.warnings;
 	memset(&host.warnings, 0, sizeof(host.warnings));
@@ -304,7 +280,7 @@ int perf_client_prepare(const struct app *app, const struct perf_conn_args *a, s
 	cfg->port = target->port;
 	cfg->gid_index = target->gid_index;
 	cfg->mtu_request = a->mtu ? perf_mtu_enum(a->mtu) : 0;
-	cfg->timeout_s = a->timeout_s;
+	cfg->timeout_s = app->timeout_s ? app->timeout_s : 10;
 	cfg->verify = !a->no_verify;
 	return EXIT_OK;
 }

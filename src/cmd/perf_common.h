@@ -21,10 +21,10 @@ struct perf_target {
 	char reason[768];             /* why this GID */
 };
 
-/* The port on dev (empty: any) / port (0: any) and the GID index (-1: what 'gid --suggest --peer' picks)
+/* The port sel names (NULL or an empty name: any) and the GID index (-1: what 'gid --suggest --peer' picks)
  * to reach peer (a GID-form address). Prefers an ACTIVE port whose GID's subnet holds the peer.
  * 0, or -1 with why. Warnings (an index that is not RoCE v2) go to warnings. */
-int perf_choose_target(const struct host *host, const char *dev, unsigned port, int gid_index,
+int perf_choose_target(const struct host *host, const struct port_selection *sel, int gid_index,
 		       const struct in6_addr *peer, struct perf_target *out, struct notes *warnings, char *why,
 		       size_t why_size);
 
@@ -32,12 +32,11 @@ int perf_choose_target(const struct host *host, const char *dev, unsigned port, 
  * software device, whose work runs on the CPUs a spinning loop would take; spinning on a NIC. */
 enum perf_wait perf_wait_for(const struct perf_target *t);
 
-/* "4096", "64K", "1M" (powers of 1024) -> bytes; -EINVAL or -ERANGE (over max). */
-int parse_bytes(const char *arg, uint64_t max, uint64_t *out);
+/* --size for bw and lat: 1 B to 8 MiB in any spelling byte_size_parse takes, or one usage error. */
+uint64_t parse_message_size(const struct argp_state *state, const char *arg);
 
-/* A whole number in [min, max], or an argp usage error naming the option. */
-unsigned long parse_count(const struct argp_state *state, const char *option, const char *arg, unsigned long min,
-			  unsigned long max);
+/* A peer that cannot be a host (empty, blanks, "10.0.0") is a usage error, not a resolver failure. */
+void parse_peer_arg(const struct argp_state *state, const char *arg, const char **peer);
 
 /* The test hook: ROCE_DOCTOR_TEST_CORRUPT=1 flips one byte of the last message. */
 bool perf_test_corrupt(void);
@@ -48,15 +47,13 @@ bool perf_test_bad_rkey(void);
 /* Size text for tables: "64", "4K", "1M". */
 void format_bytes(uint64_t bytes, char *buf, size_t size);
 
-/* The options bw and lat share: where the serve is and which local port and GID to use. */
+/* The options bw and lat share: where the serve is and which local GID to use (the port, -d, and --timeout
+ * are common options, in struct app). */
 struct perf_conn_args {
 	const char *peer;
 	unsigned tcp_port;
-	char dev[64];
-	unsigned dev_port;
 	int gid_index;                /* -1: as 'gid --suggest' */
 	int mtu;                      /* bytes; 0: the ports decide */
-	unsigned timeout_s;
 	bool no_verify;
 };
 
@@ -64,7 +61,10 @@ struct perf_conn_args {
 extern const struct argp perf_conn_argp;
 void perf_conn_defaults(struct perf_conn_args *a);
 
-/* Resolves the peer, probes the host and chooses the local port and GID; prints why not (and the probe's
+/* The common options bw and lat take. */
+#define PERF_CLIENT_TAKES (COMMON_DEVICE | COMMON_TIMEOUT)
+
+/* Resolves the peer, probes the host and chooses the local port and GID (-v: says which sources answered); prints why not (and the probe's
  * warnings) and returns the exit code when it cannot. On EXIT_OK, cfg has peer, device, port, gid, mtu,
  * timeout and verify set, and warnings holds the probe's warnings for the command's document (notes_free). */
 int perf_client_prepare(const struct app *app, const struct perf_conn_args *a, struct client_config *cfg,

@@ -13,8 +13,6 @@ enum { OPT_BIND = 0x100, OPT_MAX_QPS, OPT_MAX_MEM, OPT_MAX_SECONDS };
 struct serve_args {
 	const char *bind;
 	unsigned port;
-	char dev[64];
-	unsigned dev_port;
 	int gid_index;
 	unsigned max_qps;
 	unsigned long max_mem_mib;
@@ -29,7 +27,6 @@ struct serve_state {
 static const struct argp_option serve_options[] = {
 	{ "bind", OPT_BIND, "ADDR", 0, "Listen on this address only (default: every address)", 0 },
 	{ "port", 'p', "N", 0, "TCP port (default 18516)", 0 },
-	{ "device", 'd', "DEV[:PORT]", 0, "RDMA device and port (default: per client, the one whose GID reaches it)", 0 },
 	{ "gid-index", 'x', "INDEX", 0, "GID index (default: what 'gid --suggest --peer CLIENT' picks)", 0 },
 	{ "max-qps", OPT_MAX_QPS, "N", 0, "Refuse tests with more QPs (default 64)", 0 },
 	{ "max-mem", OPT_MAX_MEM, "MiB", 0, "Refuse tests that need more registered memory (default 512)", 0 },
@@ -47,10 +44,6 @@ static error_t parse_serve(int key, char *arg, struct argp_state *state)
 		return 0;
 	case 'p':
 		a->port = (unsigned)parse_count(state, "--port", arg, 1, 65535);
-		return 0;
-	case 'd':
-		if (parse_dev_port(arg, a->dev, sizeof(a->dev), &a->dev_port) < 0)
-			argp_error(state, "bad device '%s': expected DEV or DEV:PORT", arg);
 		return 0;
 	case 'x':
 		a->gid_index = (int)parse_count(state, "-x", arg, 0, 65535);
@@ -79,7 +72,8 @@ static const struct argp serve_argp = {
 	"however it ends. Logs one line per event on stdout (with --json, one JSON object per line). SIGINT and "
 	"SIGTERM stop it cleanly.\v"
 	"Exit status: 0 after SIGINT or SIGTERM, 2 when the --device named does not exist, 3 when it cannot listen, "
-	"64 for usage errors. The test hook "
+	"64 for usage errors. -v says on stderr, for each client, which sources answered for the port chosen. "
+	"The test hook "
 	"ROCE_DOCTOR_TEST_CORRUPT=1 flips one byte of the last message of each size (for testing the check).",
 	NULL, NULL, NULL,
 };
@@ -138,9 +132,13 @@ static int choose(void *arg, const struct sockaddr_storage *client, struct serve
 		snprintf(why, why_size, "the serve cannot probe its host: %s", strerror(-ret));
 		return -1;
 	}
-	ret = perf_choose_target(&host, st->args->dev, st->args->dev_port, st->args->gid_index, &gid, &target,
+	ret = perf_choose_target(&host, &st->app->device, st->args->gid_index, &gid, &target,
 				 &host.warnings, why, why_size);
 	if (ret == 0) {
+		struct port_selection chosen = { .port = target.port };
+
+		snprintf(chosen.name, sizeof(chosen.name), "%s", target.device);
+		app_say_sources(st->app, &host, &chosen);
 		snprintf(out->device, sizeof(out->device), "%s", target.device);
 		out->port = target.port;
 		out->gid_index = target.gid_index;
@@ -166,12 +164,12 @@ int cmd_serve(struct app *app, int argc, char **argv)
 	char err[512];
 	int code;
 
-	if (command_parse(&serve_argp, argc, argv, &a, app) != 0)
+	if (command_parse(&serve_argp, COMMON_DEVICE, argc, argv, &a, app) != 0)
 		return EXIT_USAGE;
 	code = app_probe_host(app, &host);
 	if (code != EXIT_OK)
 		return code;
-	code = check_selection(&host, a.dev, a.dev_port);
+	code = check_selection(&host, &app->device);
 	if (code == EXIT_OK && host.device_count == 0)
 		fprintf(stderr, "roce-doctor: warning: no RDMA devices on this host: every test is refused until one "
 			"appears\n");

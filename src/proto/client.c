@@ -434,7 +434,7 @@ int client_run(const struct client_config *cfg, struct client_report *rep)
 		goto out;
 	}
 	if (perf_open(&pc, &s.perf, err, sizeof(err))) {
-		failf(&s, CLIENT_SETUP, "cannot set up the test on %s:%u: %s", cfg->device, cfg->port, err);
+		failf(&s, CLIENT_SETUP, "cannot set up the test on %s/%u: %s", cfg->device, cfg->port, err);
 		goto out;
 	}
 	perf_local_endpoint(s.perf, &rep->local);

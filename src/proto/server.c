@@ -306,7 +306,7 @@ static int accept_hello(struct session *s, const struct proto_hello *h)
 		.tx_depth = h->tx_depth, .rx_depth = proto_rx_depth(h->op, h->tx_depth),
 		.inline_size = h->inline_size, .slot_size = h->slot_size, .wait = dev.wait,
 	};
-	snprintf(s->on, sizeof(s->on), "%s:%u GID %d", dev.device, dev.port, dev.gid_index);
+	snprintf(s->on, sizeof(s->on), "%s/%u GID %d", dev.device, dev.port, dev.gid_index);
 	if (perf_open(&pc, &s->perf, why, sizeof(why)))
 		return end_with(s, PROTO_REFUSE, PROTO_REFUSE_RESOURCES, "cannot set up the test on %s: %s", s->on, why);
 	perf_local_endpoint(s->perf, ep);

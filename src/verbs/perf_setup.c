@@ -87,17 +87,17 @@ static int query_port(struct perf_ctx *c, const struct perf_config *cfg, char *e
 	if (ibv_query_device(c->ctx, &dev))
 		return fail(err, size, errno_or(EIO), "ibv_query_device(%s)", name);
 	if (ibv_query_port(c->ctx, (uint8_t)c->port, &c->port_attr))
-		return fail(err, size, errno_or(EINVAL), "ibv_query_port(%s:%u)", name, c->port);
+		return fail(err, size, errno_or(EINVAL), "ibv_query_port(%s/%u)", name, c->port);
 	if (c->port_attr.state != IBV_PORT_ACTIVE) {
-		snprintf(err, size, "port %s:%u is %s, not ACTIVE: the link is down or the port is not configured "
+		snprintf(err, size, "port %s/%u is %s, not ACTIVE: the link is down or the port is not configured "
 			 "(see 'roce-doctor devices')", name, c->port, ibv_port_state_str(c->port_attr.state));
 		return -ENETDOWN;
 	}
 	if (ibv_query_gid(c->ctx, (uint8_t)c->port, cfg->gid_index, &c->gid))
-		return fail(err, size, errno_or(EINVAL), "ibv_query_gid(%s:%u index %d)", name, c->port,
+		return fail(err, size, errno_or(EINVAL), "ibv_query_gid(%s/%u index %d)", name, c->port,
 			    cfg->gid_index);
 	if (c->port_attr.link_layer != IBV_LINK_LAYER_INFINIBAND && memcmp(c->gid.raw, zero, 16) == 0) {
-		snprintf(err, size, "GID index %d of %s:%u is empty (see 'roce-doctor gid %s')", cfg->gid_index, name,
+		snprintf(err, size, "GID index %d of %s/%u is empty (see 'roce-doctor gid %s')", cfg->gid_index, name,
 			 c->port, name);
 		return -EADDRNOTAVAIL;
 	}
