@@ -1,12 +1,20 @@
 # bash completion for roce-doctor
 _roce_doctor_commands="devices gid check nccl-env serve bw lat"
 
+# Devices, DEV/PORT, and the netdevs under them: every spelling a device argument takes.
 _roce_doctor_devices()
 {
-	local d
+	local d p n
 	for d in /sys/class/infiniband/*; do
-		[ -e "$d" ] && printf '%s\n' "${d##*/}"
-	done
+		[ -e "$d" ] || continue
+		printf '%s\n' "${d##*/}"
+		for p in "$d"/ports/*; do
+			[ -e "$p" ] && printf '%s/%s\n' "${d##*/}" "${p##*/}"
+		done
+		for n in "$d"/ports/*/gid_attrs/ndevs/*; do
+			n=$(cat "$n" 2>/dev/null) && [ -n "$n" ] && printf '%s\n' "$n"
+		done
+	done | sort -u
 }
 
 # check's ids (and, for --only, their areas) as check --list gives them; a comma list completes its last item
@@ -46,15 +54,15 @@ _roce_doctor()
 		-I|--inline|-x|--gid-index|--timeout|--max-mem|--max-qps|--max-seconds) return ;;
 	esac
 	case $cmd in
-		"") COMPREPLY=($(compgen -W "$_roce_doctor_commands help --json --root --verbose --help --version" -- "$cur")) ;;
+		"") COMPREPLY=($(compgen -W "$_roce_doctor_commands help --json --root --verbose --help --version -h" -- "$cur")) ;;
 		help) COMPREPLY=($(compgen -W "$_roce_doctor_commands" -- "$cur")) ;;
-		devices) COMPREPLY=($(compgen -W "--brief --json --help $(_roce_doctor_devices)" -- "$cur")) ;;
-		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --netdev --json --help $(_roce_doctor_devices)" -- "$cur")) ;;
+		devices) COMPREPLY=($(compgen -W "--brief --json --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
+		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --netdev --json --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
 		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --json --help" -- "$cur")) ;;
-		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --json --help" -- "$cur")) ;;
-		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --json --help" -- "$cur")) ;;
-		bw) COMPREPLY=($(compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --wait --device --gid-index --mtu --port --timeout --no-verify --json --help" -- "$cur")) ;;
-		lat) COMPREPLY=($(compgen -W "--size --sweep --iters --inline --device --gid-index --mtu --port --timeout --no-verify --json --help" -- "$cur")) ;;
+		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --json --verbose --help" -- "$cur")) ;;
+		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --json --verbose --help" -- "$cur")) ;;
+		bw) COMPREPLY=($(compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --wait --device --gid-index --mtu --port --timeout --no-verify --json --verbose --help" -- "$cur")) ;;
+		lat) COMPREPLY=($(compgen -W "--size --sweep --iters --inline --device --gid-index --mtu --port --timeout --no-verify --json --verbose --help" -- "$cur")) ;;
 	esac
 }
 complete -F _roce_doctor roce-doctor
