@@ -7,33 +7,27 @@
 #include "cmd/perf_common.h"
 #include "output/render.h"
 
-#define SWEEP_MIN 2u
-#define SWEEP_COUNT 23           /* 2 B .. 8 MiB */
-
 enum { OPT_OP = 0x100, OPT_BIDIR, OPT_WAIT };
 enum wait_choice { WAIT_AUTO, WAIT_POLL, WAIT_EVENT };
 
 struct bw_args {
 	struct perf_conn_args conn;
+	struct perf_size_args sizes;
 	enum perf_op op;
-	bool bidir, sweep;
-	uint64_t size;
+	bool bidir;
 	uint64_t iters;
 	double duration;             /* seconds per size; 0 until given */
-	unsigned qps, tx_depth, inline_size;
+	unsigned qps, tx_depth;
 	enum wait_choice wait;
 };
 
 static const struct argp_option bw_options[] = {
 	{ "op", OPT_OP, "write|read|send", 0, "RDMA operation (default write, as ib_write_bw)", 0 },
 	{ "bidir", OPT_BIDIR, NULL, 0, "Both directions at once", 0 },
-	{ "size", 's', "BYTES", 0, "Message size: 4096, 64K, 64KiB, 1MB ... (powers of 1024; default 64K, at most 8M)", 0 },
-	{ "sweep", 'a', NULL, 0, "Every size from 2 B to 8 MiB (or to --size), doubling", 0 },
 	{ "iters", 'n', "N", 0, "Messages per QP for each size (default: as many as --duration allows)", 0 },
 	{ "duration", 'D', "S", 0, "Seconds for each size (default 2, or 0.5 with --sweep)", 0 },
 	{ "qps", 'q', "N", 0, "Queue pairs, the load spread over them (default 1, at most 64)", 0 },
 	{ "tx-depth", 't', "N", 0, "Work requests in flight per QP (default 128)", 0 },
-	{ "inline", 'I', "BYTES", 0, "Send messages up to this size inline (default 220; the device may allow less)", 0 },
 	{ "wait", OPT_WAIT, "auto|poll|event", 0, "Between completions spin on the CQ (poll) or sleep until one "
 	  "comes (event); auto: event on a software device (rxe, siw), poll on a NIC", 0 },
 	{ 0 }
@@ -57,6 +51,7 @@ static error_t parse_bw(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->conn;
+		state->child_inputs[1] = &a->sizes;
 		return 0;
 	case OPT_OP:
 		i = word_index(arg, (const char *const[3]){ "write", "read", "send" });
@@ -75,12 +70,6 @@ static error_t parse_bw(int key, char *arg, struct argp_state *state)
 		else
 			a->wait = (enum wait_choice)i;
 		return 0;
-	case 's':
-		a->size = parse_message_size(state, arg);
-		return 0;
-	case 'a':
-		a->sweep = true;
-		return 0;
 	case 'n':
 		a->iters = parse_count(state, "--iters", arg, 1, PROTO_MAX_ITERS);
 		return 0;
@@ -96,20 +85,7 @@ static error_t parse_bw(int key, char *arg, struct argp_state *state)
 	case 't':
 		a->tx_depth = (unsigned)parse_count(state, "--tx-depth", arg, 1, PERF_MAX_DEPTH);
 		return 0;
-	case 'I':
-		a->inline_size = (unsigned)parse_count(state, "--inline", arg, 0, PERF_MAX_INLINE);
-		return 0;
-	case ARGP_KEY_ARG:
-		if (state->arg_num > 0)
-			argp_error(state, "unexpected argument '%s'", arg);
-		parse_peer_arg(state, arg, &a->conn.peer);
-		return 0;
 	case ARGP_KEY_END:
-		if (!a->conn.peer)
-			argp_error(state, "no PEER: name the node that runs 'roce-doctor serve'");
-		if (a->sweep && a->size && a->size < SWEEP_MIN)
-			argp_error(state, "--sweep up to --size %llu: the sweep starts at %u bytes",
-				   (unsigned long long)a->size, SWEEP_MIN);
 		if (a->iters && a->duration > 0)
 			argp_error(state, "--iters and --duration exclude each other");
 		return 0;
@@ -118,7 +94,9 @@ static error_t parse_bw(int key, char *arg, struct argp_state *state)
 	}
 }
 
-static const struct argp_child bw_children[] = { { &perf_conn_argp, 0, "Connection:", 0 }, { 0 } };
+static const struct argp_child bw_children[] = {
+	{ &perf_conn_argp, 0, "Connection:", 0 }, { &perf_size_argp, 0, NULL, 0 }, { 0 },
+};
 
 static const struct argp bw_argp = {
 	bw_options, parse_bw, "PEER",
@@ -239,13 +217,13 @@ static void print_bw(FILE *out, const json_t *doc)
 
 int cmd_bw(struct app *app, int argc, char **argv)
 {
-	struct bw_args a = { .op = PERF_OP_WRITE, .qps = 1, .tx_depth = 128, .inline_size = 220 };
+	struct bw_args a = { .op = PERF_OP_WRITE, .qps = 1, .tx_depth = 128, .sizes.inline_size = 220 };
 	struct client_config cfg = { 0 };
 	struct client_report rep;
 	struct perf_target target;
 	struct notes warnings = { 0 };
 	struct progress progress;
-	uint32_t sizes[SWEEP_COUNT];
+	uint32_t sizes[PERF_SWEEP_COUNT];
 	json_t *doc, *rows;
 	int code;
 
@@ -255,13 +233,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	code = perf_client_prepare(app, &a.conn, &cfg, &target, &warnings);
 	if (code != EXIT_OK)
 		return code;
-	if (a.sweep) {
-		for (unsigned i = 0; i < SWEEP_COUNT && (!a.size || SWEEP_MIN << i <= a.size); i++)
-			sizes[cfg.size_count++] = SWEEP_MIN << i;
-	} else {
-		sizes[0] = a.size ? (uint32_t)a.size : 65536;
-		cfg.size_count = 1;
-	}
+	cfg.size_count = perf_sizes(&a.sizes, 65536, sizes);
 	cfg.sizes = sizes;
 	cfg.test = PROTO_TEST_BW;
 	cfg.op = a.op;
@@ -270,10 +242,10 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	cfg.bad_rkey = perf_test_bad_rkey();
 	cfg.qps = a.qps;
 	cfg.tx_depth = a.tx_depth;
-	cfg.inline_size = a.inline_size;
+	cfg.inline_size = a.sizes.inline_size;
 	cfg.wait = a.wait == WAIT_POLL ? PERF_WAIT_POLL : a.wait == WAIT_EVENT ? PERF_WAIT_EVENT : perf_wait_for(&target);
 	cfg.iters = a.iters;
-	cfg.duration_ms = a.iters ? 0 : (uint32_t)((a.duration > 0 ? a.duration : a.sweep ? 0.5 : 2.0) * 1000);
+	cfg.duration_ms = a.iters ? 0 : (uint32_t)((a.duration > 0 ? a.duration : a.sizes.sweep ? 0.5 : 2.0) * 1000);
 	progress = (struct progress){ .total = cfg.size_count, .tty = isatty(STDERR_FILENO) };
 	cfg.on_size = on_size;
 	cfg.arg = &progress;

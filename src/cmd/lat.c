@@ -6,22 +6,16 @@
 #include "cmd/perf_common.h"
 #include "output/render.h"
 
-#define SWEEP_COUNT 23           /* 2 B .. 8 MiB */
 #define LAT_MAX_ITERS 10000000u  /* one 8-byte sample each, kept until the percentiles are taken */
 
 struct lat_args {
 	struct perf_conn_args conn;
-	bool sweep;
-	uint64_t size;
+	struct perf_size_args sizes;
 	unsigned long iters;
-	unsigned inline_size;
 };
 
 static const struct argp_option lat_options[] = {
-	{ "size", 's', "BYTES", 0, "Message size: 2, 64, 4K, 4KiB ... (powers of 1024; default 2, as ib_write_lat; at most 8M)", 0 },
-	{ "sweep", 'a', NULL, 0, "Every size from 2 B to 8 MiB (or to --size), doubling", 0 },
 	{ "iters", 'n', "N", 0, "Round trips for each size (default 1000)", 0 },
-	{ "inline", 'I', "BYTES", 0, "Send messages up to this size inline (default 220; the device may allow less)", 0 },
 	{ 0 }
 };
 
@@ -32,37 +26,19 @@ static error_t parse_lat(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->conn;
-		return 0;
-	case 's':
-		a->size = parse_message_size(state, arg);
-		return 0;
-	case 'a':
-		a->sweep = true;
+		state->child_inputs[1] = &a->sizes;
 		return 0;
 	case 'n':
 		a->iters = parse_count(state, "--iters", arg, 1, LAT_MAX_ITERS);
-		return 0;
-	case 'I':
-		a->inline_size = (unsigned)parse_count(state, "--inline", arg, 0, PERF_MAX_INLINE);
-		return 0;
-	case ARGP_KEY_ARG:
-		if (state->arg_num > 0)
-			argp_error(state, "unexpected argument '%s'", arg);
-		parse_peer_arg(state, arg, &a->conn.peer);
-		return 0;
-	case ARGP_KEY_END:
-		if (!a->conn.peer)
-			argp_error(state, "no PEER: name the node that runs 'roce-doctor serve'");
-		if (a->sweep && a->size && a->size < 2)
-			argp_error(state, "--sweep up to --size %llu: the sweep starts at 2 bytes",
-				   (unsigned long long)a->size);
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 }
 
-static const struct argp_child lat_children[] = { { &perf_conn_argp, 0, "Connection:", 0 }, { 0 } };
+static const struct argp_child lat_children[] = {
+	{ &perf_conn_argp, 0, "Connection:", 0 }, { &perf_size_argp, 0, NULL, 0 }, { 0 },
+};
 
 static const struct argp lat_argp = {
 	lat_options, parse_lat, "PEER",
@@ -119,12 +95,12 @@ static void print_lat(FILE *out, const json_t *doc)
 
 int cmd_lat(struct app *app, int argc, char **argv)
 {
-	struct lat_args a = { .iters = 1000, .inline_size = 220 };
+	struct lat_args a = { .iters = 1000, .sizes.inline_size = 220 };
 	struct client_config cfg = { 0 };
 	struct client_report rep;
 	struct perf_target target;
 	struct notes warnings = { 0 };
-	uint32_t sizes[SWEEP_COUNT];
+	uint32_t sizes[PERF_SWEEP_COUNT];
 	json_t *doc, *rows;
 	int code;
 
@@ -134,19 +110,13 @@ int cmd_lat(struct app *app, int argc, char **argv)
 	code = perf_client_prepare(app, &a.conn, &cfg, &target, &warnings);
 	if (code != EXIT_OK)
 		return code;
-	if (a.sweep) {
-		for (unsigned i = 0; i < SWEEP_COUNT && (!a.size || 2u << i <= a.size); i++)
-			sizes[cfg.size_count++] = 2u << i;
-	} else {
-		sizes[0] = a.size ? (uint32_t)a.size : 2;
-		cfg.size_count = 1;
-	}
+	cfg.size_count = perf_sizes(&a.sizes, 2, sizes);
 	cfg.sizes = sizes;
 	cfg.test = PROTO_TEST_LAT;
 	cfg.op = PERF_OP_WRITE;
 	cfg.qps = 1;
 	cfg.tx_depth = 1;              /* one write in flight: each is reaped before the next (as ib_write_lat) */
-	cfg.inline_size = a.inline_size;
+	cfg.inline_size = a.sizes.inline_size;
 	cfg.iters = a.iters;
 	cfg.corrupt = perf_test_corrupt();
 

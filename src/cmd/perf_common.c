@@ -138,22 +138,6 @@ enum perf_wait perf_wait_for(const struct perf_target *t)
 	return t->software ? PERF_WAIT_EVENT : PERF_WAIT_POLL;
 }
 
-uint64_t parse_message_size(const struct argp_state *state, const char *arg)
-{
-	uint64_t size = 0;
-
-	if (byte_size_parse(arg, PROTO_MAX_SLOT, &size) < 0 || size == 0)
-		argp_error(state, "bad --size '%s': expected 1 B to 8 MiB: " BYTE_SIZE_FORMS, arg);
-	return size;
-}
-
-void parse_peer_arg(const struct argp_state *state, const char *arg, const char **peer)
-{
-	if (host_name_check(arg) < 0)
-		argp_error(state, "bad PEER '%s': expected a host name or an IPv4 or IPv6 address", arg);
-	*peer = arg;
-}
-
 bool perf_test_corrupt(void)
 {
 	const char *v = getenv("ROCE_DOCTOR_TEST_CORRUPT");
@@ -214,12 +198,75 @@ static error_t parse_conn(int key, char *arg, struct argp_state *state)
 	case OPT_NO_VERIFY:
 		a->no_verify = true;
 		return 0;
+	case ARGP_KEY_ARG:
+		if (state->arg_num > 0)
+			argp_error(state, "unexpected argument '%s'", arg);
+		if (host_name_check(arg) < 0)
+			argp_error(state, "bad PEER '%s': expected a host name or an IPv4 or IPv6 address", arg);
+		a->peer = arg;
+		return 0;
+	case ARGP_KEY_END:
+		if (!a->peer)
+			argp_error(state, "no PEER: name the node that runs 'roce-doctor serve'");
+		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 }
 
 const struct argp perf_conn_argp = { conn_options, parse_conn, NULL, NULL, NULL, NULL, NULL };
+
+/* ---- the message sizes bw and lat share ---- */
+
+#define SWEEP_MIN 2u
+
+static const struct argp_option size_options[] = {
+	{ "size", 's', "BYTES", 0, "Message size: 4096, 64K, 64KiB, 1MB ... (powers of 1024; at most 8M; default: bw "
+	  "64K, lat 2 as ib_write_lat)", 0 },
+	{ "sweep", 'a', NULL, 0, "Every size from 2 B to 8 MiB (or to --size), doubling", 0 },
+	{ "inline", 'I', "BYTES", 0, "Send messages up to this size inline (default 220; the device may allow less)", 0 },
+	{ 0 }
+};
+
+static error_t parse_size(int key, char *arg, struct argp_state *state)
+{
+	struct perf_size_args *a = state->input;
+
+	switch (key) {
+	case 's':
+		if (byte_size_parse(arg, PROTO_MAX_SLOT, &a->size) < 0 || a->size == 0)
+			argp_error(state, "bad --size '%s': expected 1 B to 8 MiB: " BYTE_SIZE_FORMS, arg);
+		return 0;
+	case 'a':
+		a->sweep = true;
+		return 0;
+	case 'I':
+		a->inline_size = (unsigned)parse_count(state, "--inline", arg, 0, PERF_MAX_INLINE);
+		return 0;
+	case ARGP_KEY_END:
+		if (a->sweep && a->size && a->size < SWEEP_MIN)
+			argp_error(state, "--sweep up to --size %llu: the sweep starts at %u bytes",
+				   (unsigned long long)a->size, SWEEP_MIN);
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+const struct argp perf_size_argp = { size_options, parse_size, NULL, NULL, NULL, NULL, NULL };
+
+size_t perf_sizes(const struct perf_size_args *a, uint32_t fallback, uint32_t sizes[PERF_SWEEP_COUNT])
+{
+	size_t n = 0;
+
+	if (!a->sweep) {
+		sizes[0] = a->size ? (uint32_t)a->size : fallback;
+		return 1;
+	}
+	for (unsigned i = 0; i < PERF_SWEEP_COUNT && (!a->size || SWEEP_MIN << i <= a->size); i++)
+		sizes[n++] = SWEEP_MIN << i;
+	return n;
+}
 
 void perf_conn_defaults(struct perf_conn_args *a)
 {

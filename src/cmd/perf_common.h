@@ -32,12 +32,6 @@ int perf_choose_target(const struct host *host, const struct port_selection *sel
  * software device, whose work runs on the CPUs a spinning loop would take; spinning on a NIC. */
 enum perf_wait perf_wait_for(const struct perf_target *t);
 
-/* --size for bw and lat: 1 B to 8 MiB in any spelling byte_size_parse takes, or one usage error. */
-uint64_t parse_message_size(const struct argp_state *state, const char *arg);
-
-/* A peer that cannot be a host (empty, blanks, "10.0.0") is a usage error, not a resolver failure. */
-void parse_peer_arg(const struct argp_state *state, const char *arg, const char **peer);
-
 /* The test hook: ROCE_DOCTOR_TEST_CORRUPT=1 flips one byte of the last message. */
 bool perf_test_corrupt(void);
 /* Test hook ROCE_DOCTOR_TEST_BAD_RKEY=1: bw uses a wrong rkey for the serve's buffer, so the serve's RDMA
@@ -57,9 +51,23 @@ struct perf_conn_args {
 	bool no_verify;
 };
 
-/* An argp child for those options; its input is a struct perf_conn_args, set up by perf_conn_defaults. */
+/* An argp child for those options and PEER (malformed: a usage error, not a resolver failure); its input is
+ * a struct perf_conn_args, set up by perf_conn_defaults. */
 extern const struct argp perf_conn_argp;
 void perf_conn_defaults(struct perf_conn_args *a);
+
+/* The message sizes bw and lat share: --size (1 B to 8 MiB, any spelling byte_size_parse takes), --sweep
+ * (2 B doubling up to 8 MiB or --size) and --inline. */
+#define PERF_SWEEP_COUNT 23       /* 2 B .. 8 MiB */
+struct perf_size_args {
+	uint64_t size;                /* 0 until given */
+	bool sweep;
+	unsigned inline_size;
+};
+/* An argp child for them; its input is a struct perf_size_args with inline_size preset. */
+extern const struct argp perf_size_argp;
+/* The sizes to run: the sweep, or --size, or fallback. Returns how many. */
+size_t perf_sizes(const struct perf_size_args *a, uint32_t fallback, uint32_t sizes[PERF_SWEEP_COUNT]);
 
 /* The common options bw and lat take. */
 #define PERF_CLIENT_TAKES (COMMON_DEVICE | COMMON_TIMEOUT)
