@@ -89,7 +89,8 @@ static char *help_filter(int key, const char *text, void *input)
 	if (!f)
 		return (char *)text;
 	print_command_list(f);
-	fprintf(f, "\n`roce-doctor help COMMAND' or `roce-doctor COMMAND --help' describes a command.");
+	/* Short enough that argp does not wrap it: its wrap of a last, unterminated line reads uninitialised bytes. */
+	fprintf(f, "\n`roce-doctor help COMMAND' or `roce-doctor COMMAND -h' describes a command.");
 	fclose(f);
 	return out;
 }
