@@ -87,7 +87,7 @@ for s in mlx5_1 mlx5_1/1 ens19f1np1 ens19f1np1/1; do
 	result "devices $s selects mlx5_1/1" $?
 done
 expect "gid with a netdev name" 0 '^NCCL_IB_GID_INDEX=5$' -- --root "$A" gid --suggest ens19f0np0
-[ "$rc" -eq 0 ] && grep -q "^mlx5_0 port 1" "$out" && ! grep -q mlx5_1 "$out"; result "gid --suggest ens19f0np0 looks at mlx5_0 only" $?
+[ "$rc" -eq 0 ] && grep -q "^mlx5_0/1 " "$out" && ! grep -q mlx5_1 "$out"; result "gid --suggest ens19f0np0 looks at mlx5_0 only" $?
 bad "an unknown name lists the devices and the netdevs" 2 '^roce-doctor: no RDMA device or netdev eth3 \(devices: mlx5_0, mlx5_1; netdevs: ens19f0np0, ens19f1np1\)$' -- --root "$A" devices eth3
 bad "a missing port is spelled DEV/PORT" 2 '^roce-doctor: mlx5_1 has no port 2 \(ports: mlx5_1/1\)$' -- --root "$A" gid mlx5_1/2
 bad "a malformed selection names the forms" 64 "bad device 'mlx5_0/x': expected DEV, DEV/PORT, DEV:PORT or a netdev name" -- --root "$A" devices mlx5_0/x
