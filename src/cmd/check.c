@@ -38,8 +38,8 @@ static const struct argp_option check_options[] = {
 	{ "family", OPT_FAMILY, "ipv4|ipv6", 0, "GID family NCCL will use (default ipv4)", 0 },
 	{ "user", OPT_USER, "NAME", 0, "Judge pam limits and ~/.nccl.conf for NAME (default: who runs check; root "
 	  "under --root)", 0 },
-	{ "color", OPT_COLOR, "auto|always|never", 0, "Colour the text: auto (default) on a terminal unless NO_COLOR is "
-	  "set or TERM=dumb; always also wraps to $COLUMNS as on a terminal", 0 },
+	{ "color", OPT_COLOR, "WHEN", 0, "Colour the text: auto (default) on a terminal unless NO_COLOR is "
+	  "set or TERM=dumb; always (also wraps to $COLUMNS, as on a terminal); never", 0 },
 	{ 0 }
 };
 
