@@ -9,17 +9,18 @@
 
 enum port_column port_column_of(const char *id)
 {
+	/* Ids named here, then by area, so a new netdev.* or gid.* rule marks a sensible cell without an edit. */
 	static const struct { const char *id; enum port_column col; } map[] = {
-		{ "port.state", PORT_COL_STATE },      { "port.link_layer", PORT_COL_STATE },
-		{ "port.speed", PORT_COL_SPEED },      { "port.active_mtu", PORT_COL_MTU },
-		{ "netdev.state", PORT_COL_NETDEV },   { "netdev.ipv4", PORT_COL_NETDEV },
-		{ "netdev.mtu", PORT_COL_MTU },        { "gid.rocev2", PORT_COL_GID },
-		{ "gid.env", PORT_COL_GID },
+		{ "port.speed", PORT_COL_SPEED }, { "port.active_mtu", PORT_COL_MTU }, { "netdev.mtu", PORT_COL_MTU },
+		{ "port.", PORT_COL_STATE },      { "netdev.", PORT_COL_NETDEV },     { "gid.", PORT_COL_GID },
 	};
 
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (strcmp(map[i].id, id) == 0)
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		size_t len = strlen(map[i].id);
+
+		if (map[i].id[len - 1] == '.' ? strncmp(map[i].id, id, len) == 0 : strcmp(map[i].id, id) == 0)
 			return map[i].col;
+	}
 	return PORT_COL_PORT;
 }
 

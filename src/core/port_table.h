@@ -17,7 +17,8 @@ struct port_row {
 	enum severity marked[PORT_COL_COUNT]; /* worst non-ok finding about that cell; SEVERITY_OK: none */
 };
 
-/* Which cell a finding id is about; PORT_COL_PORT for an id about the port as a whole. */
+/* Which cell a finding id is about: port.speed, port.active_mtu and netdev.mtu their own; other port.* the
+ * state, netdev.* the netdev, gid.* the GID index; PORT_COL_PORT for any other id. */
 enum port_column port_column_of(const char *id);
 
 /* Rows for every port of in->host, in host order, marked from the non-ok findings (their covers included)

@@ -71,9 +71,12 @@ sys.exit(0 if [(f["id"],f["covers"]) for f in bad]==[("netdev.ipv4",["gid.rocev2
 result "no IPv4 on a netdev is one netdev.ipv4 finding covering gid.rocev2" $?
 run --root "$noip" --json check --family ipv6
 py 'import json,sys
-d=json.load(open(sys.argv[1])); ids=sorted(f["id"] for f in d["findings"] if f["severity"]=="fail" and f["device"]=="mlx5_1")
-sys.exit(0 if ids==["gid.rocev2","netdev.ipv4"] else 1)'
-result "--family ipv6: gid.rocev2 (ip -6 addr add) and netdev.ipv4 have different fixes and stay two" $?
+d=json.load(open(sys.argv[1])); bad=sorted((f["netdev"],f["id"],f["covers"]) for f in d["findings"] if f["severity"]=="fail")
+sys.exit(0 if bad==[("ens19f0np0","netdev.ipv6",["gid.rocev2"]),("ens19f1np1","netdev.ipv6",["gid.rocev2"])] else 1)'
+result "--family ipv6: no global IPv6 address is one netdev.ipv6 finding per rail, covering gid.rocev2" $?
+run --root "$noip" check --family ipv6
+[ "$(grep -cE '^mlx5_[01]/1 +ens19f[01]np[01]! +ACTIVE +25 Gb/s +9000 +-! +0$' "$out")" -eq 2 ]
+result "--family ipv6: the table marks each rail's netdev and its missing GID index" $?
 
 # ---- JSON: device, port, netdev, file, fix_lines on every finding ----
 members_ok='import json,sys
