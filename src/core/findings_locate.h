@@ -3,7 +3,7 @@
 #define ROCE_DOCTOR_FINDINGS_LOCATE_H
 
 #include "core/findings.h"
-#include "probe/host.h"
+#include "model/host.h"
 
 /* Fills device, port, netdev and file of every finding (left empty where the subject names none):
  *   "mlx5_0/1"                      device mlx5_0, port 1, netdev the port's
