@@ -47,6 +47,7 @@ _roce_doctor()
 		--mtu) COMPREPLY=($(compgen -W "256 512 1024 2048 4096" -- "$cur")); return ;;
 		--socket-if|--netdev) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
 		--user) COMPREPLY=($(compgen -u -- "$cur")); return ;;
+		--color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
 		-d|--device) COMPREPLY=($(compgen -W "$(_roce_doctor_devices)" -- "$cur")); return ;;
 		--only) _roce_doctor_check_ids "${COMP_WORDS[0]}" only "$cur"; return ;;
 		--skip) _roce_doctor_check_ids "${COMP_WORDS[0]}" skip "$cur"; return ;;
@@ -58,7 +59,7 @@ _roce_doctor()
 		help) COMPREPLY=($(compgen -W "$_roce_doctor_commands" -- "$cur")) ;;
 		devices) COMPREPLY=($(compgen -W "--brief --json --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
 		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --netdev --json --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
-		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --json --help" -- "$cur")) ;;
+		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --color --verbose --json --help" -- "$cur")) ;;
 		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --json --verbose --help" -- "$cur")) ;;
 		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --json --verbose --help" -- "$cur")) ;;
 		bw) COMPREPLY=($(compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --wait --device --gid-index --mtu --port --timeout --no-verify --json --verbose --help" -- "$cur")) ;;

@@ -1,4 +1,5 @@
 /* roce-doctor check: the preflight verdict before training, every finding with its exact fix. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -6,12 +7,17 @@
 #include "cmd/check_list.h"
 #include "cmd/check_probe.h"
 #include "cmd/commands.h"
+#include "cmd/check_report.h"
 #include "core/check_catalog.h"
 #include "core/checks.h"
+#include "core/findings_locate.h"
+#include "core/findings_merge.h"
+#include "core/port_table.h"
+#include "output/check_text.h"
 #include "output/render.h"
 
 #define IDS_MAX 64   /* --only prefixes and --skip ids, each */
-enum { OPT_ONLY = 0x100, OPT_SKIP, OPT_USER, OPT_LIST };
+enum { OPT_ONLY = 0x100, OPT_SKIP, OPT_USER, OPT_LIST, OPT_COLOR };
 
 struct check_args {
 	const char *only[IDS_MAX + 1];
@@ -20,6 +26,7 @@ struct check_args {
 	size_t skip_count;
 	bool list;
 	const char *user;
+	enum colour_when colour;
 };
 
 static const struct argp_option check_options[] = {
@@ -29,6 +36,8 @@ static const struct argp_option check_options[] = {
 	{ "list", OPT_LIST, NULL, 0, "List every check id with its area and what it looks at, and run nothing", 0 },
 	{ "user", OPT_USER, "NAME", 0, "Judge pam limits and ~/.nccl.conf for NAME (default: who runs check; root "
 	  "under --root)", 0 },
+	{ "color", OPT_COLOR, "WHEN", 0, "Colour the text: auto (default) on a terminal unless NO_COLOR is "
+	  "set or TERM=dumb; always (also wraps to $COLUMNS, as on a terminal); never", 0 },
 	{ 0 }
 };
 
@@ -73,6 +82,10 @@ static error_t parse_check(int key, char *arg, struct argp_state *state)
 	case OPT_USER:
 		a->user = arg;
 		return 0;
+	case OPT_COLOR:
+		if (colour_when_parse(arg, &a->colour) < 0)
+			argp_error(state, "bad --color '%s': expected auto, always or never", arg);
+		return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
 		return 0;
@@ -84,112 +97,20 @@ static error_t parse_check(int key, char *arg, struct argp_state *state)
 static const struct argp check_argp = {
 	check_options, parse_check, NULL,
 	"Check this host before a training job: RDMA devices, ports, netdevs, GIDs, memlock, firewall, NCCL "
-	"settings. Every finding has an id, a severity (ok, info, warn, fail), a subject, a message and the exact "
-	"fix.\vExit status: 0 when nothing is worse than info, 1 when the worst is warn, 2 when the worst is fail, "
-	"3 when the check could not run, 64 for usage errors. Colour only on a terminal; NO_COLOR turns it off.",
+	"settings. Prints the verdict, a table of the ports (a cell a finding is about ends in !), then the findings "
+	"that are not ok, grouped by area, each with an id, a severity (info, warn, fail), a subject, a message and "
+	"the exact fix; -v also prints the ok ones. A DOWN netdev is one finding, not one per symptom.\vExit status: "
+	"0 when nothing is worse than info, 1 when the worst is warn, 2 when the worst is fail, 3 when the check "
+	"could not run, 64 for usage errors. On a terminal, prose wraps to its width (fix lines never do).",
 	NULL, NULL, NULL,
 };
 
-static json_t *findings_doc(const struct findings *f)
+/* app_emit()'s text callback takes no context: the style for this run, resolved once in cmd_check(). */
+static struct text_style check_style;
+
+static void print_check(FILE *out, const json_t *doc)
 {
-	json_t *doc = doc_new("check"), *list = json_array();
-	size_t counts[4] = { 0 };
-
-	for (size_t i = 0; i < f->count; i++) {
-		const struct finding *it = &f->items[i];
-		char area[40];
-
-		snprintf(area, sizeof(area), "%.*s", (int)strcspn(it->id, "."), it->id);
-		counts[it->severity]++;
-		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "id", it->id, "area", area,
-						      "severity", severity_name(it->severity), "subject", it->subject,
-						      "message", it->message, "fix", json_str_or_null(it->fix)));
-	}
-	json_object_set_new(doc, "verdict", json_string(severity_name(findings_worst(f))));
-	json_object_set_new(doc, "counts", json_pack("{s:I, s:I, s:I, s:I}", "ok", (json_int_t)counts[0], "info",
-						     (json_int_t)counts[1], "warn", (json_int_t)counts[2], "fail",
-						     (json_int_t)counts[3]));
-	json_object_set_new(doc, "findings", list);
-	return doc;
-}
-
-static bool use_colour(void)
-{
-	const char *no = getenv("NO_COLOR");
-
-	return isatty(STDOUT_FILENO) && !(no && *no);
-}
-
-static const char *colour_of(const char *severity)
-{
-	if (strcmp(severity, "fail") == 0)
-		return "\033[1;31m";
-	if (strcmp(severity, "warn") == 0)
-		return "\033[1;33m";
-	if (strcmp(severity, "info") == 0)
-		return "\033[36m";
-	return "\033[32m";
-}
-
-static void print_fix(FILE *out, const char *fix)
-{
-	const char *line = fix;
-
-	while (line && *line) {
-		size_t len = strcspn(line, "\n");
-
-		fprintf(out, "        %s %.*s\n", line == fix ? "fix:" : "    ", (int)len, line);
-		line += len;
-		if (*line == '\n')
-			line++;
-	}
-}
-
-/* "subject: message", or the message alone when it begins with the subject ("eth0 is up", not
- * "eth0: eth0 is up"). */
-static void print_subject_and_message(FILE *out, const char *subject, const char *message)
-{
-	size_t len = strlen(subject);
-
-	if (len && strncmp(message, subject, len) == 0 && message[len] && strchr(" :,", message[len]))
-		fprintf(out, "%s\n", message);
-	else
-		fprintf(out, "%s: %s\n", subject, message);
-}
-
-static void print_findings(FILE *out, const json_t *doc)
-{
-	const json_t *list = json_object_get(doc, "findings"), *counts = json_object_get(doc, "counts");
-	bool colour = use_colour();
-	const char *last_area = "";
-	size_t i;
-	json_t *it;
-
-	json_array_foreach(list, i, it) {
-		const char *area = json_string_value(json_object_get(it, "area"));
-		const char *sev = json_string_value(json_object_get(it, "severity"));
-		const json_t *fix = json_object_get(it, "fix");
-		char tag[8];
-
-		if (strcmp(area, last_area) != 0)
-			fprintf(out, "%s%s\n", i ? "\n" : "", area);
-		last_area = area;
-		snprintf(tag, sizeof(tag), "%s", sev);
-		for (char *c = tag; *c; c++)
-			*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
-		fprintf(out, "  %s%-4s%s  %-18s ", colour ? colour_of(sev) : "", tag, colour ? "\033[0m" : "",
-			json_string_value(json_object_get(it, "id")));
-		print_subject_and_message(out, json_string_value(json_object_get(it, "subject")),
-					  json_string_value(json_object_get(it, "message")));
-		if (json_is_string(fix) && strcmp(sev, "ok") != 0)
-			print_fix(out, json_string_value(fix));
-	}
-	fprintf(out, "\nverdict: %s (%lld fail, %lld warn, %lld info, %lld ok)\n",
-		json_string_value(json_object_get(doc, "verdict")),
-		(long long)json_integer_value(json_object_get(counts, "fail")),
-		(long long)json_integer_value(json_object_get(counts, "warn")),
-		(long long)json_integer_value(json_object_get(counts, "info")),
-		(long long)json_integer_value(json_object_get(counts, "ok")));
+	check_text_print(out, doc, &check_style);
 }
 
 static int exit_code_of(enum severity worst)
@@ -202,6 +123,8 @@ int cmd_check(struct app *app, int argc, char **argv)
 	struct check_args args = { 0 };
 	struct findings findings = { 0 };
 	struct check_input in = { 0 };
+	struct port_row *rows = NULL;
+	size_t row_count = 0;
 	struct check_probe probe;
 	struct host host;
 	char why[512];
@@ -226,9 +149,20 @@ int cmd_check(struct app *app, int argc, char **argv)
 		return EXIT_CANNOT_RUN;
 	}
 	checks_run(&in, &findings);
-	doc = findings_doc(&findings);
-	code = app_emit(app, doc, &host.warnings, print_findings, exit_code_of(findings_worst(&findings)));
-	json_decref(doc);
+	findings_locate(&findings, &host);
+	doc = NULL;
+	if (findings_merge_root_causes(&findings) == 0 && port_table_build(&in, &findings, &rows, &row_count) == 0)
+		doc = check_report_doc(&findings, rows, row_count);
+	if (!doc) {
+		fprintf(stderr, "roce-doctor: cannot build the report: %s\n", strerror(ENOMEM));
+		code = EXIT_CANNOT_RUN;
+	} else {
+		text_style_resolve(&check_style, args.colour, STDOUT_FILENO);
+		check_style.verbose = app->verbose > 0;
+		code = app_emit(app, doc, &host.warnings, print_check, exit_code_of(findings_worst(&findings)));
+		json_decref(doc);
+	}
+	free(rows);
 	findings_free(&findings);
 	check_probe_free(&probe);
 	host_free(&host);

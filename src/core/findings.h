@@ -2,9 +2,12 @@
 #ifndef ROCE_DOCTOR_FINDINGS_H
 #define ROCE_DOCTOR_FINDINGS_H
 
+#include <net/if.h>
 #include <stddef.h>
 
 enum severity { SEVERITY_OK, SEVERITY_INFO, SEVERITY_WARN, SEVERITY_FAIL };
+
+#define FINDING_COVERS_MAX 4
 
 struct finding {
 	char id[40];            /* "port.state": area before the dot */
@@ -12,6 +15,14 @@ struct finding {
 	char subject[128];      /* "mlx5_0/1", "ens19f0np0", "/etc/security/limits.d" */
 	char *message;
 	char *fix;              /* NULL for ok findings; may hold several lines (file contents) */
+	/* What the finding is about, derived from the subject by findings_locate(); empty (0) when not about one. */
+	char device[64];
+	unsigned port;
+	char netdev[IF_NAMESIZE];
+	char file[128];         /* the path the subject names, or the file that set an NCCL variable (no :LINE) */
+	/* Ids of the findings merged into this one because one fix cures them all (findings_merge_root_causes). */
+	char covers[FINDING_COVERS_MAX][40];
+	size_t cover_count;
 };
 
 #define FINDINGS_MAX 1024

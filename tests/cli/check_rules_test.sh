@@ -10,7 +10,7 @@ FIX=$2
 . "$(dirname "$0")/../lib/tap.sh"
 
 # ---- --family ipv6: the netdev needs a global IPv6 address, not an IPv4 one ----
-run --root "$FIX/ipv6-only" check --family ipv6
+run --root "$FIX/ipv6-only" check -v --family ipv6
 [ "$rc" -eq 0 ] && grep -q 'OK    netdev.ipv6 .*ens1np0 has a global IPv6 address' "$out" && ! grep -q 'netdev.ipv4' "$out"
 result "check --family ipv6 on ipv6-only: netdev.ipv6 ok, no netdev.ipv4, exit 0 (as gid --suggest and nccl-env)" $?
 expect "gid --suggest --family ipv6 agrees on ipv6-only" 0 '^NCCL_IB_GID_INDEX=3$' -- --root "$FIX/ipv6-only" gid --suggest --family ipv6
@@ -18,7 +18,7 @@ run --root "$FIX/cx6lx-2port" check --family ipv6 --only netdev.ipv6
 [ "$rc" -eq 2 ] && grep -q 'FAIL  netdev.ipv6 .*ens19f0np0 has no global IPv6 address' "$out" \
 	&& grep -q 'fix: ip -6 addr add ADDR/64 dev ens19f0np0' "$out"
 result "check --family ipv6 with only fe80:: GIDs fails netdev.ipv6 with the ip -6 command" $?
-run --root "$FIX/ipv6-only" check
+run --root "$FIX/ipv6-only" check -v
 [ "$rc" -eq 2 ] && grep -q 'FAIL  netdev.ipv4 .*ens1np0 has no IPv4 address' "$out" && ! grep -q 'netdev.ipv6' "$out"
 result "check (ipv4 by default) on ipv6-only still fails netdev.ipv4" $?
 
@@ -36,16 +36,16 @@ bad "check --skip no.such.id: exit 64 naming the known ids" 64 "--skip 'no.such.
 bad "check --skip takes exact ids, not prefixes" 64 "--skip 'memlock' is not a check id" -- --root "$FIX/cx6lx-2port" check --skip memlock
 bad "check --only with an empty item" 64 "empty id in --only" -- --root "$FIX/cx6lx-2port" check --only port,
 bad "check --only with one bad item of a list" 64 "--only 'nope' matches no check id" -- --root "$FIX/cx6lx-2port" check --only port,nope
-run --root "$FIX/cx6lx-2port" check --only port,netdev
+run --root "$FIX/cx6lx-2port" check -v --only port,netdev
 [ "$rc" -eq 0 ] && grep -q 'OK    port.state' "$out" && grep -q 'OK    netdev.mtu' "$out" && ! grep -qE 'gid\.|rdma\.|memlock\.' "$out"
 result "check --only port,netdev runs the port and netdev checks only" $?
-run --root "$FIX/cx6lx-2port" check --only port --only gid.env
+run --root "$FIX/cx6lx-2port" check -v --only port --only gid.env
 [ "$rc" -eq 0 ] && grep -q 'OK    port.state' "$out" && grep -q 'INFO  gid.env' "$out" && ! grep -qE 'netdev\.|gid\.rocev2' "$out"
 result "check --only repeats: port and gid.env" $?
-run --root "$FIX/cx6lx-2port" check --only net
+run --root "$FIX/cx6lx-2port" check -v --only net
 [ "$rc" -eq 0 ] && ! grep -q 'netdev\.' "$out"
 result "check --only net: the area net only, not netdev" $?
-run --root "$FIX/cx6lx-2port" check --only netdev --skip netdev.mtu,netdev.state
+run --root "$FIX/cx6lx-2port" check -v --only netdev --skip netdev.mtu,netdev.state
 [ "$rc" -eq 0 ] && grep -q 'OK    netdev.ipv4' "$out" && ! grep -qE 'netdev\.(mtu|state)' "$out"
 result "check --skip takes a comma list" $?
 

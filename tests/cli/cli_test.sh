@@ -84,21 +84,21 @@ bad "two devices" 64 "unexpected argument 'mlx5_1'" -- --root "$FIX/cx6lx-2port"
 expect "check on a clean host: info only, exit 0" 0 '^verdict: info' -- --root "$FIX/cx6lx-2port" check
 grep -q 'fix: export NCCL_IB_GID_INDEX=5' "$out"; result "check prints the fix under a finding" $?
 expect "check without RDMA fails, exit 2" 2 'FAIL  rdma.devices' -- --root "$FIX/no-rdma" check
-expect "check --only keeps one area" 0 'gid.rocev2' -- --root "$FIX/cx6lx-2port" check --only gid.rocev2
+expect "check --only keeps one area" 0 'gid.rocev2' -- --root "$FIX/cx6lx-2port" check -v --only gid.rocev2
 ! grep -qE 'netdev\.|port\.' "$out"; result "check --only drops the other areas" $?
-expect "check --skip drops an id" 0 'netdev.mtu' -- --root "$FIX/cx6lx-2port" check --skip netdev.ipv4
+expect "check --skip drops an id" 0 'netdev.mtu' -- --root "$FIX/cx6lx-2port" check -v --skip netdev.ipv4
 ! grep -q 'netdev.ipv4' "$out"; result "check --skip drops exactly that id" $?
 # Under --root the NCCL environment is the tree's proc/self/environ, never this shell's.
 NCCL_IB_GID_INDEX=0 run --root "$FIX/cx6lx-2port" check
 [ "$rc" -eq 0 ] && ! grep -q 'FAIL  gid.env' "$out"; result "check --root ignores this shell's NCCL_IB_GID_INDEX" $?
-run --root "$FIX/check-env" check
+run --root "$FIX/check-env" check -v
 [ "$rc" -eq 2 ] && grep -q 'NCCL_IB_GID_INDEX=0 (/proc/self/environ) points to the fe80:: link-local' "$out"
 result "check: NCCL_IB_GID_INDEX=0 in the replayed environ fails gid.env" $?
 grep -q 'FAIL  nccl.socket_ifname .*matches only lo' "$out"; result "check: NCCL_SOCKET_IFNAME=lo fails nccl.socket_ifname" $?
 grep -q 'WARN  nccl.ib_disable .*mlx5_0:1,mlx5_1:1' "$out"; result "check: NCCL_IB_DISABLE=1 with usable ports warns" $?
 grep -q 'unset NCCL_IB_DISABLE' "$out"; result "check: nccl.ib_disable fix unsets it" $?
-! grep -q 'mlx5_1/1' "$out"; result "check: NCCL_IB_HCA=^mlx5_1 leaves mlx5_1 out of the port checks" $?
-run --root "$FIX/check-seed000" check
+! grep -q '^  [A-Z]* .*mlx5_1/1' "$out"; result "check: NCCL_IB_HCA=^mlx5_1 leaves mlx5_1 out of the port checks" $?
+run --root "$FIX/check-seed000" check -v
 [ "$rc" -eq 2 ] && grep -q "FAIL  nccl.ib_hca .*'mlx_1' matches no HCA" "$out"; result "check seed000: mlx_1 typo fails nccl.ib_hca" $?
 grep -q "fix: sed -i '2s|.\*|NCCL_IB_HCA=mlx5_0,mlx5_1|' /etc/nccl.conf" "$out"; result "check seed000: nccl.ib_hca fix rewrites the line" $?
 fixline=$(sed -n 's/^ *fix: \(sed -i .*NCCL_IB_HCA.*\)/\1/p' "$out")
@@ -116,7 +116,7 @@ result "check seed000: peermem, modules and uverbs clean" $?
 # Apply that fix, as printed, to a copy of the tree: the finding clears.
 tree=$(mktemp -d); cp -a "$FIX/check-seed000" "$tree/t"
 eval "${fixline/ \/etc\/nccl.conf/ $tree/t/etc/nccl.conf}"
-run --root "$tree/t" check --only nccl.ib_hca
+run --root "$tree/t" check -v --only nccl.ib_hca
 [ "$rc" -eq 0 ] && grep -q 'OK    nccl.ib_hca .*NCCL_IB_HCA=mlx5_0,mlx5_1 selects 2 port' "$out"; result "check seed000: the printed nccl.ib_hca fix clears it" $?
 rm -rf "$tree"
 run --root "$FIX/check-seed000" check --user alice --only memlock.pam
@@ -125,7 +125,7 @@ run --root "$FIX/check-seed000" check --user alice --only memlock.pam
 fixline=$(sed -n 's/^ *fix: \(mkdir -p .*limits.d.*\)/\1/p' "$out")
 tree=$(mktemp -d); cp -a "$FIX/check-seed000" "$tree/t"
 eval "${fixline// \/etc\/security\// $tree/t/etc/security/}"
-run --root "$tree/t" check --user alice --only memlock.pam
+run --root "$tree/t" check -v --user alice --only memlock.pam
 [ "$rc" -eq 0 ] && grep -q 'OK    memlock.pam .*99-nccl.conf:1: logins of alice get memlock unlimited' "$out"
 result "check: the printed memlock.pam fix, applied to a copy, clears it for alice" $?
 rm -rf "$tree"
@@ -134,7 +134,7 @@ run --root "$FIX/check-seed000" check --user tutu --only gid.env
 	&& grep -q "fix: sed -i '1s|.\*|NCCL_IB_GID_INDEX=5|' /home/tutu/.nccl.conf" "$out"
 result "check --user tutu: ~/.nccl.conf beats /etc/nccl.conf, gid.env names the file line and fixes it" $?
 bad "check unknown user" 3 "no user nobody-here" -- --root "$FIX/check-seed000" check --user nobody-here
-run --root "$FIX/check-fresh" check
+run --root "$FIX/check-fresh" check -v
 grep -q 'FAIL  memlock.limit .*64 KiB' "$out" && grep -q 'docker run --ulimit memlock=-1:-1' "$out"
 result "check fresh container: 64 KiB memlock fails with the runtime fix" $?
 grep -q 'INFO  kernel.modules     rdma_ucm' "$out" && grep -q 'FAIL  kernel.modules     ib_uverbs' "$out" && grep -q 'OK    kernel.modules     rdma_rxe' "$out"
@@ -144,10 +144,10 @@ run --root "$FIX/ipv6-only" --json check
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=[x for x in d["findings"] if x["id"]=="netdev.ipv4"][0]; sys.exit(0 if d["verdict"]=="fail" and f["severity"]=="fail" and "ip addr add" in f["fix"] and f["area"]=="netdev" else 1)' "$out"
 result "check --json: verdict, finding with id, area, severity, fix" $?
 [ "$rc" -eq 2 ]; result "check --json keeps the verdict exit code" $?
-NO_COLOR= run --root "$FIX/cx6lx-2port" check
+NO_COLOR= run --root "$FIX/cx6lx-2port" check -v
 ! grep -q $'\033' "$out"; result "check: no colour when stdout is not a terminal" $?
 ! grep -q 'firewall.firewalld' "$out"; result "check: a tree without /proc says nothing about firewalld" $?
-run --root "$FIX/check-seed000" check
+run --root "$FIX/check-seed000" check -v
 grep -q '^  OK    kernel.modules     ib_uverbs is loaded' "$out" && ! grep -qE '^  [A-Z]+ +[a-z_.]+ +([^ ]+): \1[ ,:]' "$out"
 result "check text: a message that starts with its subject is not prefixed by it again" $?
 bad "check bad family" 64 "bad --family 'x'" -- check --family x

@@ -1,0 +1,12 @@
+/* check's JSON document (roce-doctor/check/v1): the findings, and the per-port table as "ports". */
+#ifndef ROCE_DOCTOR_CHECK_REPORT_H
+#define ROCE_DOCTOR_CHECK_REPORT_H
+
+#include <jansson.h>
+
+#include "core/port_table.h"
+
+/* NULL when out of memory. */
+json_t *check_report_doc(const struct findings *f, const struct port_row *rows, size_t row_count);
+
+#endif
