@@ -11,6 +11,7 @@ declare -gA VM_SHARE_OF=()   # node -> its share directory (DIR.pid is qemu's pi
 VM_ALL_PIDS=()            # every wrapper started, for the EXIT trap
 VM_ALL_SHARES=()
 VM_MARK=""                # a pattern only this run's qemu command lines match (set by vm_mark)
+VM_EXPORTS=()             # host directories shared into the guest at the same path (vm_prepare sets it)
 
 # vm_mark RUNDIR: every share of this run is under RUNDIR, so "qemu-system.*path=RUNDIR/" finds ours only.
 vm_mark() { VM_MARK="qemu-system.*path=$1/"; }
@@ -22,19 +23,28 @@ vm_prepare() {
 	if [ "$node" = a ]; then self=10.88.0.1 peer=10.88.0.2; else self=10.88.0.2 peer=10.88.0.1; fi
 	mkdir -p "$dir/.roce-vm"
 	cp "$VM_DIR"/guest/{stage2.sh,lib.sh,runner.sh,case-node.sh} "$dir/.roce-vm/"
+	# The checkout, the build, the cache and the caller's directory, where the guest's tmpfs would hide them.
+	local exports
+	exports=$(guest_exports "$VM_REPO" "${ROCE_DOCTOR:+$(dirname "$ROCE_DOCTOR")}" "$ROCE_VM_CACHE" "${VM_CWD:-$PWD}") ||
+		exit 125   # guest_exports said why
+	VM_EXPORTS=()
+	[ -z "$exports" ] || mapfile -t VM_EXPORTS <<< "$exports"
 	{
 		printf 'export VM_NODE=%q VM_SELF_IP=%q VM_PEER_IP=%q VM_DEV=rxe0 VM_NETDEV=eth0\n' "$node" "$self" "$peer"
 		printf 'export VM_MTU=%q VM_MODE=%q VM_BUDGET=%q VM_BOOT_WAIT=%q\n' "$MTU" "$mode" "$budget" "$ROCE_VM_BOOT_TIMEOUT"
 		printf 'export VM_CACHE=%q VM_KVER=%q VM_REPO=%q\n' "$ROCE_VM_CACHE" "$(kver)" "$VM_REPO"
 		printf 'export VM_CWD=%q VM_CMD_TIMEOUT=%q\n' "${VM_CWD:-$PWD}" "${CMD_TIMEOUT:-60}"
 		[ -z "${ROCE_DOCTOR:-}" ] || printf 'export ROCE_DOCTOR=%q\n' "$ROCE_DOCTOR"
+		printf 'VM_EXPORTS=('   # 9p tags x0, x1, ... in this order
+		[ ${#VM_EXPORTS[@]} -eq 0 ] || printf ' %q' "${VM_EXPORTS[@]}"
+		printf ' )\n'
 	} > "$dir/.roce-vm/env"
 }
 
 # vm_start DIR NODE NETDEV BUDGET: boot in the background with NETDEV as its NIC's backend (a -netdev
 # value without its id); VM_PID[NODE] is set.
 vm_start() {
-	local dir=$1 node=$2 netdev=$3 budget=$4 accel mac pin
+	local dir=$1 node=$2 netdev=$3 budget=$4 accel mac pin exports=() i
 	mac=52:54:00:88:00:0$([ "$node" = a ] && echo 1 || echo 2)
 	# Nested KVM hangs at kernel entry on the machines tried, so TCG; ROCE_VM_ACCEL=kvm to try anyway.
 	if [ "${ROCE_VM_ACCEL:-tcg}" = kvm ]; then accel=(-enable-kvm -cpu host); else accel=(-accel "tcg,thread=multi" -cpu max); fi
@@ -45,6 +55,11 @@ vm_start() {
 	# ROCE_VM_PIN=1 (benchmarks): node a's qemu on CPU 0, b's on CPU 1, so the two never take turns on one core.
 	pin=()
 	if [ "${ROCE_VM_PIN:-0}" = 1 ] && [ "$(nproc)" -ge 2 ]; then pin=(taskset -c "$([ "$node" = a ] && echo 0 || echo 1)"); fi
+	# Paths the guest's tmpfs would hide (a checkout under /tmp): one read-only export each, tag xN (a
+	# comma in a qemu option value is written twice).
+	for i in "${!VM_EXPORTS[@]}"; do
+		exports+=(-virtfs "local,path=${VM_EXPORTS[$i]//,/,,},mount_tag=x$i,security_model=none,readonly=on,multidevs=remap")
+	done
 	rm -f "$dir.pid"
 	"$VM_DIR/lib/qemu-wrap" "$$" "$budget" "${pin[@]}" qemu-system-x86_64 "${accel[@]}" -m "$ROCE_VM_MEM" -smp 1 \
 		-nodefaults -no-user-config -display none -no-reboot -pidfile "$dir.pid" \
@@ -52,7 +67,7 @@ vm_start() {
 		-append "console=ttyS0 quiet panic=-1 roce_vm_node=$node ${ROCE_VM_APPEND:-}" \
 		-serial "file:$dir.console" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-		-virtfs "local,path=$dir,mount_tag=share,security_model=none" \
+		-virtfs "local,path=$dir,mount_tag=share,security_model=none" "${exports[@]}" \
 		-netdev "$netdev,id=n0" \
 		-device "virtio-net-pci,netdev=n0,mac=$mac" \
 		> "$dir.qemu.log" 2>&1 < /dev/null &

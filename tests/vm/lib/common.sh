@@ -1,9 +1,8 @@
 # shellcheck shell=bash disable=SC2034  # sourced: the variables are used by the scripts that source it
 # Host-side settings and small helpers shared by roce-vm, run-cases and meson-vm-test.
 
-# The cache holds the unpacked kernel and the initramfs. It must not be under /tmp, /run or /var/tmp:
-# inside the VM those are fresh tmpfs mounts over the host's (read-only) root, so the guest could not
-# load modules from a cache there.
+# The cache holds the unpacked kernel and the initramfs. It may be anywhere, /tmp included: a path the
+# guest's own tmpfs mounts would hide is shared into the guest explicitly (guest_exports).
 ROCE_VM_CACHE=${ROCE_VM_CACHE:-/var/cache/roce-doctor-vm}
 ROCE_VM_MEM=${ROCE_VM_MEM:-768}             # MiB per VM
 ROCE_VM_BOOT_TIMEOUT=${ROCE_VM_BOOT_TIMEOUT:-120}   # s from qemu start until the guest says it is up
@@ -46,6 +45,35 @@ hidden_in_guest() {
 		case $p/ in "$d"/*) return 0 ;; esac
 	done
 	return 1
+}
+
+# guest_exports PATH...: the directories the guest needs (the checkout, the build directory, the cache,
+# the caller's directory) that its tmpfs mounts would hide, one per line, each at most once and none
+# inside another. The host's root reaches the guest whole over 9p, but the guest mounts fresh tmpfs over
+# /tmp, /run and /var/tmp (its own scratch space, and no host sockets or locks leaking in), so a checkout
+# cloned under /tmp would be invisible there: boot.sh shares each of these as one more read-only 9p export
+# and stage2.sh mounts it at the same path, over the tmpfs. A whole tmpfs directory (/tmp itself) is refused:
+# mounting it would hide the guest's scratch space and its share at /tmp/roce-vm.
+guest_exports() {
+	local p d q keep out=()
+	for p in "$@"; do
+		[ -n "$p" ] || continue
+		p=$(realpath -m "$p")
+		hidden_in_guest "$p" || continue
+		for d in $GUEST_TMPFS_DIRS; do
+			[ "$p" != "$d" ] || die "$p cannot be shared into the VM: it is the guest's own $d; use a directory below it"
+		done
+		case $p/ in "$GUEST_SHARE"/*) die "$p cannot be shared into the VM: the guest mounts its node share at $GUEST_SHARE" ;; esac
+		out+=("$p")
+	done
+	for p in "${out[@]}"; do
+		keep=1
+		for q in "${out[@]}"; do
+			[ "$q" != "$p" ] || continue
+			case $p/ in "$q"/*) keep="" ;; esac   # inside another export: already visible
+		done
+		[ -z "$keep" ] || echo "$p"
+	done | awk '!seen[$0]++'
 }
 
 # A UDP port on 127.0.0.1 nobody is bound to (node A alone: its NIC's socket). Random rather than bind-to-0,
