@@ -5,58 +5,46 @@
 
 static void seed000_runs_firewalld_with_a_filter_table(void)
 {
-	struct notes notes = { 0 };
+	struct probe_root r;
 	struct firewall_procs fw;
-	struct rootfs root;
 
-	if (open_fixture(&root, "check-seed000") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-seed000"))
 		return;
-	}
-	CHECK(firewall_procs_read(&root, &fw, &notes) == 0);
+	CHECK(firewall_procs_read(&r.root, &fw, &r.notes) == 0);
 	CHECK(fw.firewalld_running && fw.firewalld_pid == 1234);
 	CHECK(fw.processes_scanned == 3 && !fw.scan_truncated);   /* 1, 1234, 4242; "self" is not a pid */
 	CHECK(fw.iptables_known && fw.iptables_count == 1 && strcmp(fw.iptables[0], "filter") == 0);
-	rootfs_close(&root);
-	notes_free(&notes);
+	probe_root_done(&r);
 }
 
 static void fresh_node_has_neither(void)
 {
-	struct notes notes = { 0 };
+	struct probe_root r;
 	struct firewall_procs fw;
-	struct rootfs root;
 
-	if (open_fixture(&root, "check-fresh") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-fresh"))
 		return;
-	}
-	CHECK(firewall_procs_read(&root, &fw, &notes) == 0);
+	CHECK(firewall_procs_read(&r.root, &fw, &r.notes) == 0);
 	CHECK(!fw.firewalld_running && fw.firewalld_pid == 0 && fw.processes_scanned == 2);
 	CHECK(!fw.iptables_known && fw.iptables_count == 0);
-	CHECK(notes.count == 0);
-	rootfs_close(&root);
-	notes_free(&notes);
+	CHECK(r.notes.count == 0);
+	probe_root_done(&r);
 }
 
 static void comm_must_match_exactly_and_lowest_pid_wins(void)
 {
-	struct notes notes = { 0 };
+	struct probe_root r;
 	struct firewall_procs fw;
-	struct rootfs root;
-	struct tree t;
 
-	CHECK(tree_make(&t) == 0);
-	TREE_PUT(&t, "proc/900/comm", "firewalld\n");
-	TREE_PUT(&t, "proc/80/comm", "firewalld\n");
-	TREE_PUT(&t, "proc/70/comm", "firewalld-cmd\n");
-	TREE_PUT(&t, "proc/60/comm", "firewall\n");
-	CHECK(rootfs_open(&root, t.dir) == 0);
-	CHECK(firewall_procs_read(&root, &fw, &notes) == 0);
+	if (!probe_root_tree(&r))
+		return;
+	TREE_PUT(&r.tree, "proc/900/comm", "firewalld\n");
+	TREE_PUT(&r.tree, "proc/80/comm", "firewalld\n");
+	TREE_PUT(&r.tree, "proc/70/comm", "firewalld-cmd\n");
+	TREE_PUT(&r.tree, "proc/60/comm", "firewall\n");
+	CHECK(firewall_procs_read(&r.root, &fw, &r.notes) == 0);
 	CHECK(fw.firewalld_running && fw.firewalld_pid == 80);
-	rootfs_close(&root);
-	notes_free(&notes);
-	tree_remove(&t);
+	probe_root_done(&r);
 }
 
 int main(int argc, char **argv)

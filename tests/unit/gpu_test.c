@@ -5,15 +5,12 @@
 
 static void seed000_has_two_nvidia_gpus(void)
 {
-	struct notes notes = { 0 };
+	struct probe_root r;
 	struct gpu_list g;
-	struct rootfs root;
 
-	if (open_fixture(&root, "check-seed000") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-seed000"))
 		return;
-	}
-	CHECK(gpu_list_read(&root, &g, &notes) == 0);
+	CHECK(gpu_list_read(&r.root, &g, &r.notes) == 0);
 	CHECK(g.count == 2);
 	if (g.count == 2) {
 		CHECK_STR(g.items[0].pci_address, "0000:3b:00.0");
@@ -25,42 +22,33 @@ static void seed000_has_two_nvidia_gpus(void)
 		CHECK_STR(g.items[1].driver, "");
 	}
 	gpu_list_free(&g);
-	rootfs_close(&root);
-	notes_free(&notes);
+	probe_root_done(&r);
 }
 
 static void virtio_vm_has_none(void)
 {
-	struct notes notes = { 0 };
+	struct probe_root r;
 	struct gpu_list g;
-	struct rootfs root;
 
-	if (open_fixture(&root, "check-fresh") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-fresh"))
 		return;
-	}
-	CHECK(gpu_list_read(&root, &g, &notes) == 0);
+	CHECK(gpu_list_read(&r.root, &g, &r.notes) == 0);
 	CHECK(g.count == 0);
 	gpu_list_free(&g);
-	rootfs_close(&root);
-	notes_free(&notes);
+	probe_root_done(&r);
 }
 
 static void no_pci_bus_is_empty_not_an_error(void)
 {
-	struct notes notes = { 0 };
+	struct probe_root r;
 	struct gpu_list g;
-	struct rootfs root;
 
-	if (open_fixture(&root, "no-rdma") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "no-rdma"))
 		return;
-	}
-	CHECK(gpu_list_read(&root, &g, &notes) == 0);
+	CHECK(gpu_list_read(&r.root, &g, &r.notes) == 0);
 	CHECK(g.count == 0);
 	gpu_list_free(&g);
-	rootfs_close(&root);
-	notes_free(&notes);
+	probe_root_done(&r);
 }
 
 int main(int argc, char **argv)

@@ -8,56 +8,50 @@
 
 static void port_range_from_the_seed_tree(void)
 {
-	struct rootfs root;
+	struct probe_root r;
 	unsigned lo = 0, hi = 0;
 
-	if (open_fixture(&root, "check-seed000") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-seed000"))
 		return;
-	}
-	CHECK(local_port_range_read(&root, &lo, &hi) == 0 && lo == 49152 && hi == 65535);
-	rootfs_close(&root);
+	CHECK(local_port_range_read(&r.root, &lo, &hi) == 0 && lo == 49152 && hi == 65535);
+	probe_root_done(&r);
 }
 
 static void port_range_refuses_what_is_not_two_ports(void)
 {
 	static const char *bad[] = { "60999 32768\n", "32768\n", "32768 70000\n", "32768 60999 1\n", "a b\n", "" };
-	struct rootfs root;
-	struct tree t;
+	struct probe_root r;
 	unsigned lo, hi;
 
-	CHECK(tree_make(&t) == 0);
-	CHECK(rootfs_open(&root, t.dir) == 0);
-	CHECK(local_port_range_read(&root, &lo, &hi) == -ENOENT);
+	if (!probe_root_tree(&r))
+		return;
+	CHECK(local_port_range_read(&r.root, &lo, &hi) == -ENOENT);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		tree_put(&t, "proc/sys/net/ipv4/ip_local_port_range", bad[i], strlen(bad[i]));
-		CHECK(local_port_range_read(&root, &lo, &hi) == -EINVAL);
+		tree_put(&r.tree, "proc/sys/net/ipv4/ip_local_port_range", bad[i], strlen(bad[i]));
+		CHECK(local_port_range_read(&r.root, &lo, &hi) == -EINVAL);
 	}
-	TREE_PUT(&t, "proc/sys/net/ipv4/ip_local_port_range", "1024\t65535\n");
-	CHECK(local_port_range_read(&root, &lo, &hi) == 0 && lo == 1024 && hi == 65535);
-	rootfs_close(&root);
-	tree_remove(&t);
+	TREE_PUT(&r.tree, "proc/sys/net/ipv4/ip_local_port_range", "1024\t65535\n");
+	CHECK(local_port_range_read(&r.root, &lo, &hi) == 0 && lo == 1024 && hi == 65535);
+	probe_root_done(&r);
 }
 
 static void environ_skips_empty_strings_and_stops_at_max(void)
 {
 	static const char env[] = "HOME=/home/tutu\0\0NCCL_IB_HCA=mlx5_0\0NCCL_DEBUG=INFO";   /* last one unterminated */
-	struct rootfs root;
-	struct tree t;
+	struct probe_root r;
 	char buf[256], *envp[4];
 
-	CHECK(tree_make(&t) == 0);
-	CHECK(rootfs_open(&root, t.dir) == 0);
-	CHECK(proc_environ_read(&root, "proc/self/environ", buf, sizeof(buf), envp, 3) == -ENOENT && !envp[0]);
-	tree_put(&t, "proc/self/environ", env, sizeof(env) - 1);
-	CHECK(proc_environ_read(&root, "proc/self/environ", buf, sizeof(buf), envp, 3) == 3);
+	if (!probe_root_tree(&r))
+		return;
+	CHECK(proc_environ_read(&r.root, "proc/self/environ", buf, sizeof(buf), envp, 3) == -ENOENT && !envp[0]);
+	tree_put(&r.tree, "proc/self/environ", env, sizeof(env) - 1);
+	CHECK(proc_environ_read(&r.root, "proc/self/environ", buf, sizeof(buf), envp, 3) == 3);
 	CHECK_STR(envp[0], "HOME=/home/tutu");
 	CHECK_STR(envp[1], "NCCL_IB_HCA=mlx5_0");
 	CHECK_STR(envp[2], "NCCL_DEBUG=INFO");
 	CHECK(envp[3] == NULL);
-	CHECK(proc_environ_read(&root, "proc/self/environ", buf, sizeof(buf), envp, 1) == 1 && envp[1] == NULL);
-	rootfs_close(&root);
-	tree_remove(&t);
+	CHECK(proc_environ_read(&r.root, "proc/self/environ", buf, sizeof(buf), envp, 1) == 1 && envp[1] == NULL);
+	probe_root_done(&r);
 }
 
 int main(int argc, char **argv)

@@ -13,29 +13,25 @@
 static void proc_limits_unlimited_after_the_fix(void)
 {
 	struct memlock_rlimit rl;
-	struct rootfs root;
+	struct probe_root r;
 
-	if (open_fixture(&root, "check-seed000") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-seed000"))
 		return;
-	}
-	CHECK(memlock_rlimit_read(&root, &rl) == 0);
+	CHECK(memlock_rlimit_read(&r.root, &rl) == 0);
 	CHECK(rl.known && rl.soft.unlimited && rl.hard.unlimited);
-	rootfs_close(&root);
+	probe_root_done(&r);
 }
 
 static void proc_limits_64k_on_a_stock_node(void)
 {
 	struct memlock_rlimit rl;
-	struct rootfs root;
+	struct probe_root r;
 
-	if (open_fixture(&root, "check-fresh") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-fresh"))
 		return;
-	}
-	CHECK(memlock_rlimit_read(&root, &rl) == 0);
+	CHECK(memlock_rlimit_read(&r.root, &rl) == 0);
 	CHECK(rl.known && !rl.soft.unlimited && rl.soft.bytes == 65536 && !rl.hard.unlimited && rl.hard.bytes == 65536);
-	rootfs_close(&root);
+	probe_root_done(&r);
 }
 
 static void proc_limits_missing_line_is_an_error(void)
@@ -277,12 +273,11 @@ static void pam_wildcard_no_limits_line_is_ignored(void)
 static void pam_values_and_ranges_parse_like_pam(void)
 {
 	struct pam_limits conf;
-	struct notes notes = { 0 };
-	struct rootfs root;
-	struct tree t;
+	struct probe_root r;
 
-	CHECK(tree_make(&t) == 0);
-	TREE_PUT(&t, "etc/security/limits.conf",
+	if (!probe_root_tree(&r))
+		return;
+	TREE_PUT(&r.tree, "etc/security/limits.conf",
 		 "  *\tHARD\tMemLock\tInfinity  # tabs, case, trailing comment\n"
 		 "* soft memlock -1\n"
 		 "* soft memlock 100abc\n"
@@ -291,104 +286,85 @@ static void pam_values_and_ranges_parse_like_pam(void)
 		 "1000:x soft memlock 1\n"
 		 "@:  hard memlock 1\n"
 		 "* sometimes memlock 1\n");
-	CHECK(rootfs_open(&root, t.dir) == 0);
-	CHECK(pam_limits_read(&root, &conf, &notes) == 0);
+	CHECK(pam_limits_read(&r.root, &conf, &r.notes) == 0);
 	CHECK(conf.count == 3);
 	if (conf.count == 3) {
 		CHECK(conf.lines[0].type == MEMLOCK_HARD && conf.lines[0].value.unlimited);
 		CHECK(conf.lines[1].value.unlimited);
 		CHECK(!conf.lines[2].value.unlimited && conf.lines[2].value.bytes == 100 * 1024);
 	}
-	CHECK(notes_mention(&notes, "limits.conf:4: memlock value \"lots\""));
-	CHECK(notes_mention(&notes, "limits.conf:5: line ends with a carriage return"));
-	CHECK(notes_mention(&notes, "limits.conf:6: invalid uid/gid range"));
-	CHECK(notes_mention(&notes, "limits.conf:7: invalid uid/gid range"));
-	CHECK(notes_mention(&notes, "limits.conf:8: unknown limit type \"sometimes\""));
-	print_notes(&notes);
+	CHECK(notes_mention(&r.notes, "limits.conf:4: memlock value \"lots\""));
+	CHECK(notes_mention(&r.notes, "limits.conf:5: line ends with a carriage return"));
+	CHECK(notes_mention(&r.notes, "limits.conf:6: invalid uid/gid range"));
+	CHECK(notes_mention(&r.notes, "limits.conf:7: invalid uid/gid range"));
+	CHECK(notes_mention(&r.notes, "limits.conf:8: unknown limit type \"sometimes\""));
+	print_notes(&r.notes);
 	pam_limits_free(&conf);
-	rootfs_close(&root);
-	notes_free(&notes);
-	tree_remove(&t);
+	probe_root_done(&r);
 }
 
 static void systemd_dropin_infinity_decides(void)
 {
 	struct systemd_memlock s;
-	struct notes notes = { 0 };
-	struct rootfs root;
+	struct probe_root r;
 
-	if (open_fixture(&root, "check-seed000") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-seed000"))
 		return;
-	}
-	CHECK(systemd_memlock_read(&root, &s, &notes) == 0);
+	CHECK(systemd_memlock_read(&r.root, &s, &r.notes) == 0);
 	CHECK(s.set && s.soft.unlimited && s.hard.unlimited);
 	CHECK_STR(s.file, "/etc/systemd/system.conf.d/90-memlock.conf");
 	CHECK(s.line == 2);
-	CHECK(notes.count == 0);
-	rootfs_close(&root);
-	notes_free(&notes);
+	CHECK(r.notes.count == 0);
+	probe_root_done(&r);
 }
 
 static void systemd_unset_when_etc_masks_vendor_dropin(void)
 {
 	struct systemd_memlock s;
-	struct notes notes = { 0 };
-	struct rootfs root;
+	struct probe_root r;
 
-	if (open_fixture(&root, "check-fresh") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-fresh"))
 		return;
-	}
 	/* /etc's empty 40-vendor.conf hides /usr/lib's 64M; [Service] is not [Manager]; "8MiB" is invalid */
-	CHECK(systemd_memlock_read(&root, &s, &notes) == 0);
+	CHECK(systemd_memlock_read(&r.root, &s, &r.notes) == 0);
 	CHECK(!s.set);
-	CHECK(notes_mention(&notes, "60-bad.conf:2: DefaultLimitMEMLOCK=8MiB is not valid"));
-	print_notes(&notes);
-	rootfs_close(&root);
-	notes_free(&notes);
+	CHECK(notes_mention(&r.notes, "60-bad.conf:2: DefaultLimitMEMLOCK=8MiB is not valid"));
+	print_notes(&r.notes);
+	probe_root_done(&r);
 }
 
 static void systemd_later_dropin_name_wins_across_directories(void)
 {
 	struct systemd_memlock s;
-	struct notes notes = { 0 };
-	struct rootfs root;
-	struct tree t;
+	struct probe_root r;
 
-	CHECK(tree_make(&t) == 0);
-	TREE_PUT(&t, "etc/systemd/system.conf", "[Manager]\nDefaultLimitMEMLOCK=1M\n");
-	TREE_PUT(&t, "etc/systemd/system.conf.d/10-a.conf", "[Manager]\nDefaultLimitMEMLOCK=2M\n");
-	TREE_PUT(&t, "usr/lib/systemd/system.conf.d/20-b.conf", "# vendor\n[Manager]\nDefaultLimitMEMLOCK=3M:4M\n");
-	TREE_PUT(&t, "usr/lib/systemd/system.conf.d/10-a.conf", "[Manager]\nDefaultLimitMEMLOCK=99M\n");
-	CHECK(rootfs_open(&root, t.dir) == 0);
-	CHECK(systemd_memlock_read(&root, &s, &notes) == 0);
+	if (!probe_root_tree(&r))
+		return;
+	TREE_PUT(&r.tree, "etc/systemd/system.conf", "[Manager]\nDefaultLimitMEMLOCK=1M\n");
+	TREE_PUT(&r.tree, "etc/systemd/system.conf.d/10-a.conf", "[Manager]\nDefaultLimitMEMLOCK=2M\n");
+	TREE_PUT(&r.tree, "usr/lib/systemd/system.conf.d/20-b.conf", "# vendor\n[Manager]\nDefaultLimitMEMLOCK=3M:4M\n");
+	TREE_PUT(&r.tree, "usr/lib/systemd/system.conf.d/10-a.conf", "[Manager]\nDefaultLimitMEMLOCK=99M\n");
+	CHECK(systemd_memlock_read(&r.root, &s, &r.notes) == 0);
 	CHECK(s.set && s.soft.bytes == 3 * MIB && s.hard.bytes == 4 * MIB);
 	CHECK_STR(s.file, "/usr/lib/systemd/system.conf.d/20-b.conf");
 	CHECK(s.line == 3);
-	rootfs_close(&root);
-	notes_free(&notes);
-	tree_remove(&t);
+	probe_root_done(&r);
 }
 
 static void systemd_main_file_falls_back_to_usr_lib(void)
 {
 	struct systemd_memlock s;
-	struct notes notes = { 0 };
-	struct rootfs root;
-	struct tree t;
+	struct probe_root r;
 
-	CHECK(tree_make(&t) == 0);
-	TREE_PUT(&t, "usr/lib/systemd/system.conf", "[Manager]\n  DefaultLimitMEMLOCK = 16G  \n");
-	CHECK(rootfs_open(&root, t.dir) == 0);
-	CHECK(systemd_memlock_read(&root, &s, &notes) == 0);
+	if (!probe_root_tree(&r))
+		return;
+	TREE_PUT(&r.tree, "usr/lib/systemd/system.conf", "[Manager]\n  DefaultLimitMEMLOCK = 16G  \n");
+	CHECK(systemd_memlock_read(&r.root, &s, &r.notes) == 0);
 	CHECK(s.set && s.soft.bytes == 16 * GIB && s.hard.bytes == 16 * GIB && s.line == 2);
-	TREE_PUT(&t, "etc/systemd/system.conf", "[Manager]\n");
-	CHECK(systemd_memlock_read(&root, &s, &notes) == 0);
+	TREE_PUT(&r.tree, "etc/systemd/system.conf", "[Manager]\n");
+	CHECK(systemd_memlock_read(&r.root, &s, &r.notes) == 0);
 	CHECK(!s.set);   /* only the first main file found is read */
-	rootfs_close(&root);
-	notes_free(&notes);
-	tree_remove(&t);
+	probe_root_done(&r);
 }
 
 static void systemd_limit_syntax(void)
@@ -415,22 +391,20 @@ static void systemd_limit_syntax(void)
 
 static void user_from_root_files_with_groups(void)
 {
-	struct rootfs root;
+	struct probe_root r;
 	struct user_info u;
 
-	if (open_fixture(&root, "check-seed000") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-seed000"))
 		return;
-	}
-	CHECK(resolve(&root, "tutu", &u) == 0);
+	CHECK(resolve(&r.root, "tutu", &u) == 0);
 	CHECK(u.uid == 1000 && u.gid == 1000);
 	CHECK_STR(u.home, "/home/tutu");
 	CHECK(u.group_count == 2);
 	CHECK_STR(u.groups[0].name, "tutu");
 	CHECK_STR(u.groups[1].name, "rdma");
 	CHECK(user_in_gid(&u, 990));
-	CHECK(user_info_resolve(&root, "nobody-here", &u) == -ENOENT);
-	rootfs_close(&root);
+	CHECK(user_info_resolve(&r.root, "nobody-here", &u) == -ENOENT);
+	probe_root_done(&r);
 }
 
 static void user_live_is_who_we_run_as(void)
@@ -447,77 +421,67 @@ static void user_live_is_who_we_run_as(void)
 static void container_docker_from_dockerenv(void)
 {
 	struct container_info c;
-	struct rootfs root;
+	struct probe_root r;
 
-	if (open_fixture(&root, "check-fresh") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-fresh"))
 		return;
-	}
-	CHECK(container_detect(&root, &c) == 0);
+	CHECK(container_detect(&r.root, &c) == 0);
 	CHECK_STR(c.kind, "docker");
 	CHECK_STR(c.evidence, "/.dockerenv");
-	rootfs_close(&root);
+	probe_root_done(&r);
 }
 
 static void container_none_on_the_host(void)
 {
 	struct container_info c;
-	struct rootfs root;
+	struct probe_root r;
 
-	if (open_fixture(&root, "check-seed000") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-seed000"))
 		return;
-	}
-	CHECK(container_detect(&root, &c) == 0);
+	CHECK(container_detect(&r.root, &c) == 0);
 	CHECK_STR(c.kind, "");
-	rootfs_close(&root);
+	probe_root_done(&r);
 }
 
 static void container_kind_from_environ_containerenv_and_cgroup(void)
 {
 	struct container_info c;
-	struct rootfs root;
-	struct tree t;
+	struct probe_root r;
 
-	CHECK(tree_make(&t) == 0);
-	CHECK(rootfs_open(&root, t.dir) == 0);
-	TREE_PUT(&t, "proc/1/cgroup", "12:pids:/kubepods/besteffort/pod1234/abcdef\n0::/\n");
-	CHECK(container_detect(&root, &c) == 0);
+	if (!probe_root_tree(&r))
+		return;
+	TREE_PUT(&r.tree, "proc/1/cgroup", "12:pids:/kubepods/besteffort/pod1234/abcdef\n0::/\n");
+	CHECK(container_detect(&r.root, &c) == 0);
 	CHECK_STR(c.kind, "kubernetes");
 	CHECK_STR(c.evidence, "/proc/1/cgroup");
-	TREE_PUT(&t, "run/.containerenv", "");
-	CHECK(container_detect(&root, &c) == 0);
+	TREE_PUT(&r.tree, "run/.containerenv", "");
+	CHECK(container_detect(&r.root, &c) == 0);
 	CHECK_STR(c.kind, "podman");
-	TREE_PUT(&t, "proc/1/environ", "PATH=/usr/bin\0container=systemd-nspawn\0TERM=xterm\0");
-	CHECK(container_detect(&root, &c) == 0);
+	TREE_PUT(&r.tree, "proc/1/environ", "PATH=/usr/bin\0container=systemd-nspawn\0TERM=xterm\0");
+	CHECK(container_detect(&r.root, &c) == 0);
 	CHECK_STR(c.kind, "systemd-nspawn");
 	CHECK_STR(c.evidence, "/proc/1/environ");
-	rootfs_close(&root);
-	tree_remove(&t);
+	probe_root_done(&r);
 }
 
 /* sd_booted(3)'s test: /run/systemd/system; a tree without /run cannot tell. */
 static void systemd_manager_running_absent_or_unknown(void)
 {
 	struct systemd_memlock s;
-	struct notes notes = { 0 };
-	struct rootfs root;
-	struct tree t;
+	struct probe_root r;
 
-	CHECK(tree_make(&t) == 0);
-	CHECK(rootfs_open(&root, t.dir) == 0);
-	CHECK(systemd_memlock_read(&root, &s, &notes) == 0);
+	if (!probe_root_tree(&r))
+		return;
+	CHECK(systemd_memlock_read(&r.root, &s, &r.notes) == 0);
 	CHECK(s.manager == SYSTEMD_MANAGER_UNKNOWN);
-	TREE_PUT(&t, "run/utmp", "");
-	CHECK(systemd_memlock_read(&root, &s, &notes) == 0);
+	TREE_PUT(&r.tree, "run/utmp", "");
+	CHECK(systemd_memlock_read(&r.root, &s, &r.notes) == 0);
 	CHECK(s.manager == SYSTEMD_MANAGER_ABSENT);
-	TREE_PUT(&t, "run/systemd/system/README", "");
-	CHECK(systemd_memlock_read(&root, &s, &notes) == 0);
+	TREE_PUT(&r.tree, "run/systemd/system/README", "");
+	CHECK(systemd_memlock_read(&r.root, &s, &r.notes) == 0);
 	CHECK(s.manager == SYSTEMD_MANAGER_RUNNING);
-	CHECK(notes.count == 0);
-	rootfs_close(&root);
-	tree_remove(&t);
-	notes_free(&notes);
+	CHECK(r.notes.count == 0);
+	probe_root_done(&r);
 }
 
 int main(int argc, char **argv)

@@ -5,35 +5,28 @@
 
 static void seed000_has_the_rdma_and_gpudirect_modules(void)
 {
-	struct notes notes = { 0 };
+	struct probe_root r;
 	struct module_list m;
-	struct rootfs root;
 
-	if (open_fixture(&root, "check-seed000") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-seed000"))
 		return;
-	}
-	CHECK(module_list_read(&root, &m, &notes) == 0);
+	CHECK(module_list_read(&r.root, &m, &r.notes) == 0);
 	CHECK(m.proc_known && m.count == 9);
 	CHECK(module_loaded(&m, "ib_uverbs") && module_loaded(&m, "rdma_ucm") && module_loaded(&m, "mlx5_ib"));
 	CHECK(module_loaded(&m, "nvidia_peermem") && module_loaded(&m, "nvidia-peermem"));
 	CHECK(!module_loaded(&m, "rdma_rxe") && !module_loaded(&m, "nvidia_peer") && !module_loaded(&m, "ib"));
 	module_list_free(&m);
-	rootfs_close(&root);
-	notes_free(&notes);
+	probe_root_done(&r);
 }
 
 static void fresh_node_has_rxe_and_a_builtin_rdma_cm_only(void)
 {
-	struct notes notes = { 0 };
+	struct probe_root r;
 	struct module_list m;
-	struct rootfs root;
 
-	if (open_fixture(&root, "check-fresh") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-fresh"))
 		return;
-	}
-	CHECK(module_list_read(&root, &m, &notes) == 0);
+	CHECK(module_list_read(&r.root, &m, &r.notes) == 0);
 	CHECK(module_loaded(&m, "rdma-rxe"));
 	CHECK(!module_loaded(&m, "ib_uverbs") && !module_loaded(&m, "rdma_ucm") && !module_loaded(&m, "nvidia_peermem"));
 	CHECK(module_loaded(&m, "rdma_cm"));   /* from /sys/module only */
@@ -44,27 +37,22 @@ static void fresh_node_has_rxe_and_a_builtin_rdma_cm_only(void)
 			CHECK(!m.items[i].builtin);   /* listed in both: it is a loadable module */
 	}
 	module_list_free(&m);
-	rootfs_close(&root);
-	notes_free(&notes);
+	probe_root_done(&r);
 }
 
 static void no_proc_modules_is_not_an_error(void)
 {
-	struct notes notes = { 0 };
+	struct probe_root r;
 	struct module_list m;
-	struct rootfs root;
-	struct tree t;
 
-	CHECK(tree_make(&t) == 0);
-	TREE_PUT(&t, "sys/module/ib_uverbs/version", "1\n");
-	CHECK(rootfs_open(&root, t.dir) == 0);
-	CHECK(module_list_read(&root, &m, &notes) == 0);
+	if (!probe_root_tree(&r))
+		return;
+	TREE_PUT(&r.tree, "sys/module/ib_uverbs/version", "1\n");
+	CHECK(module_list_read(&r.root, &m, &r.notes) == 0);
 	CHECK(!m.proc_known && m.count == 1 && module_loaded(&m, "ib_uverbs"));
-	CHECK(notes.count == 0);
+	CHECK(r.notes.count == 0);
 	module_list_free(&m);
-	rootfs_close(&root);
-	notes_free(&notes);
-	tree_remove(&t);
+	probe_root_done(&r);
 }
 
 int main(int argc, char **argv)

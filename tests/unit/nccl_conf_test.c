@@ -83,58 +83,52 @@ static void nccl_conf_file_replaces_the_home_file(void)
 	char *relative[] = { "NCCL_CONF_FILE=job.conf", NULL };
 	const struct nccl_setting *s;
 	struct nccl_conf conf;
-	struct notes notes = { 0 };
-	struct rootfs root;
-	struct tree t;
+	struct probe_root r;
 
-	CHECK(tree_make(&t) == 0);
-	TREE_PUT(&t, "opt/job/nccl.conf", "# job\r\nNCCL_SOCKET_IFNAME=eth0\r\n");
-	TREE_PUT(&t, "home/tutu/.nccl.conf", "NCCL_SOCKET_IFNAME=ib0\n");
-	CHECK(rootfs_open(&root, t.dir) == 0);
-	CHECK(nccl_conf_read(&root, envp, NULL, false, &conf, &notes) == 0);
+	if (!probe_root_tree(&r))
+		return;
+	TREE_PUT(&r.tree, "opt/job/nccl.conf", "# job\r\nNCCL_SOCKET_IFNAME=eth0\r\n");
+	TREE_PUT(&r.tree, "home/tutu/.nccl.conf", "NCCL_SOCKET_IFNAME=ib0\n");
+	CHECK(nccl_conf_read(&r.root, envp, NULL, false, &conf, &r.notes) == 0);
 	s = nccl_conf_get(&conf, "NCCL_SOCKET_IFNAME");
 	CHECK(s && strcmp(s->value, "eth0") == 0 && strcmp(s->source, "/opt/job/nccl.conf:2") == 0);
 	CHECK(conf.count == 2);   /* NCCL_CONF_FILE itself, from the environment */
 	nccl_conf_free(&conf);
-	CHECK(nccl_conf_read(&root, empty, NULL, false, &conf, &notes) == 0);
+	CHECK(nccl_conf_read(&r.root, empty, NULL, false, &conf, &r.notes) == 0);
 	s = nccl_conf_get(&conf, "NCCL_SOCKET_IFNAME");
 	CHECK(s && strcmp(s->value, "ib0") == 0);
 	nccl_conf_free(&conf);
-	CHECK(nccl_conf_read(&root, relative, NULL, false, &conf, &notes) == 0);
-	CHECK(!nccl_conf_get(&conf, "NCCL_SOCKET_IFNAME") && notes_mention(&notes, "relative path"));
+	CHECK(nccl_conf_read(&r.root, relative, NULL, false, &conf, &r.notes) == 0);
+	CHECK(!nccl_conf_get(&conf, "NCCL_SOCKET_IFNAME") && notes_mention(&r.notes, "relative path"));
 	nccl_conf_free(&conf);
 	/* check --user alice: alice's job has alice's HOME, whatever the caller's environment says */
-	TREE_PUT(&t, "home/alice/.nccl.conf", "NCCL_SOCKET_IFNAME=bond0\n");
-	CHECK(nccl_conf_read(&root, empty, "/home/alice", true, &conf, &notes) == 0);
+	TREE_PUT(&r.tree, "home/alice/.nccl.conf", "NCCL_SOCKET_IFNAME=bond0\n");
+	CHECK(nccl_conf_read(&r.root, empty, "/home/alice", true, &conf, &r.notes) == 0);
 	s = nccl_conf_get(&conf, "NCCL_SOCKET_IFNAME");
 	CHECK(s && strcmp(s->value, "bond0") == 0 && strcmp(conf.user_file, "/home/alice/.nccl.conf") == 0);
 	nccl_conf_free(&conf);
-	CHECK(nccl_conf_read(&root, empty, "/home/alice", false, &conf, &notes) == 0);
+	CHECK(nccl_conf_read(&r.root, empty, "/home/alice", false, &conf, &r.notes) == 0);
 	s = nccl_conf_get(&conf, "NCCL_SOCKET_IFNAME");
 	CHECK(s && strcmp(s->value, "ib0") == 0);   /* without --user the environment's HOME wins */
 	nccl_conf_free(&conf);
-	rootfs_close(&root);
-	notes_free(&notes);
-	tree_remove(&t);
+	probe_root_done(&r);
 }
 
 static void long_lines_are_read_in_fgets_pieces(void)
 {
 	static char text[6000];
 	struct nccl_conf conf;
-	struct notes notes = { 0 };
-	struct rootfs root;
-	struct tree t;
+	struct probe_root r;
 	size_t n;
 
 	n = (size_t)snprintf(text, sizeof(text), "NCCL_A=");
 	memset(text + n, 'x', 5000);
 	n += 5000;
 	n += (size_t)snprintf(text + n, sizeof(text) - n, "\nNCCL_B=1\n");
-	CHECK(tree_make(&t) == 0);
-	tree_put(&t, "etc/nccl.conf", text, n);
-	CHECK(rootfs_open(&root, t.dir) == 0);
-	CHECK(nccl_conf_read(&root, NULL, NULL, false, &conf, &notes) == 0);
+	if (!probe_root_tree(&r))
+		return;
+	tree_put(&r.tree, "etc/nccl.conf", text, n);
+	CHECK(nccl_conf_read(&r.root, NULL, NULL, false, &conf, &r.notes) == 0);
 	CHECK(conf.count == 2);
 	if (conf.count == 2) {
 		CHECK(strlen(conf.items[0].value) == 1023);
@@ -142,9 +136,7 @@ static void long_lines_are_read_in_fgets_pieces(void)
 		CHECK(conf.items[1].line == 2);
 	}
 	nccl_conf_free(&conf);
-	rootfs_close(&root);
-	notes_free(&notes);
-	tree_remove(&t);
+	probe_root_done(&r);
 }
 
 static void seed000_typo_matches_nothing(void)

@@ -7,15 +7,12 @@
 
 static void seed000_maps_uverbs_to_mlx5_with_nodes(void)
 {
-	struct notes notes = { 0 };
+	struct probe_root r;
 	struct uverbs_probe p;
-	struct rootfs root;
 
-	if (open_fixture(&root, "check-seed000") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-seed000"))
 		return;
-	}
-	CHECK(uverbs_probe(&root, &p, &notes) == 0);
+	CHECK(uverbs_probe(&r.root, &p, &r.notes) == 0);
 	CHECK(p.count == 2);
 	if (p.count == 2) {
 		CHECK_STR(p.devs[0].name, "uverbs0");
@@ -26,42 +23,35 @@ static void seed000_maps_uverbs_to_mlx5_with_nodes(void)
 	}
 	CHECK(p.rdma_cm.exists && !p.rdma_cm.access_known);
 	uverbs_probe_free(&p);
-	rootfs_close(&root);
-	notes_free(&notes);
+	probe_root_done(&r);
 }
 
 static void container_without_dev_infiniband_has_no_nodes(void)
 {
-	struct notes notes = { 0 };
+	struct probe_root r;
 	struct uverbs_probe p;
-	struct rootfs root;
 
-	if (open_fixture(&root, "check-fresh") < 0) {
-		CHECK(0);
+	if (!probe_root_fixture(&r, "check-fresh"))
 		return;
-	}
-	CHECK(uverbs_probe(&root, &p, &notes) == 0);
+	CHECK(uverbs_probe(&r.root, &p, &r.notes) == 0);
 	CHECK(p.count == 1 && strcmp(p.devs[0].ibdev, "rxe0") == 0 && !p.devs[0].node.exists);
 	CHECK(!p.rdma_cm.exists);
 	uverbs_probe_free(&p);
-	rootfs_close(&root);
-	notes_free(&notes);
+	probe_root_done(&r);
 }
 
 static void sorted_numerically_and_unreadable_ibdev_noted(void)
 {
-	struct notes notes = { 0 };
+	struct probe_root r;
 	struct uverbs_probe p;
-	struct rootfs root;
-	struct tree t;
 
-	CHECK(tree_make(&t) == 0);
-	TREE_PUT(&t, "sys/class/infiniband_verbs/uverbs10/ibdev", "mlx5_10\n");
-	TREE_PUT(&t, "sys/class/infiniband_verbs/uverbs2/ibdev", "mlx5_2\n");
-	TREE_PUT(&t, "sys/class/infiniband_verbs/uverbs3/dev", "231:195\n");
-	TREE_PUT(&t, "sys/class/infiniband_verbs/abi_version", "6\n");
-	CHECK(rootfs_open(&root, t.dir) == 0);
-	CHECK(uverbs_probe(&root, &p, &notes) == 0);
+	if (!probe_root_tree(&r))
+		return;
+	TREE_PUT(&r.tree, "sys/class/infiniband_verbs/uverbs10/ibdev", "mlx5_10\n");
+	TREE_PUT(&r.tree, "sys/class/infiniband_verbs/uverbs2/ibdev", "mlx5_2\n");
+	TREE_PUT(&r.tree, "sys/class/infiniband_verbs/uverbs3/dev", "231:195\n");
+	TREE_PUT(&r.tree, "sys/class/infiniband_verbs/abi_version", "6\n");
+	CHECK(uverbs_probe(&r.root, &p, &r.notes) == 0);
 	CHECK(p.count == 3);
 	if (p.count == 3) {
 		CHECK_STR(p.devs[0].name, "uverbs2");
@@ -69,11 +59,9 @@ static void sorted_numerically_and_unreadable_ibdev_noted(void)
 		CHECK_STR(p.devs[1].ibdev, "");
 		CHECK_STR(p.devs[2].name, "uverbs10");
 	}
-	CHECK(notes_mention(&notes, "uverbs3/ibdev"));
+	CHECK(notes_mention(&r.notes, "uverbs3/ibdev"));
 	uverbs_probe_free(&p);
-	rootfs_close(&root);
-	notes_free(&notes);
-	tree_remove(&t);
+	probe_root_done(&r);
 }
 
 static void live_asks_access_for_existing_nodes(void)
