@@ -1,11 +1,11 @@
 /* The GID choice: a RoCE v2 entry of the wanted family, never link-local, preferring the peer's subnet. */
 #include "core/gid_suggest.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "util/gidaddr.h"
+#include "util/text_append.h"
 
 #define ACTIVE 4
 
@@ -66,21 +66,6 @@ static void format_ranges(const unsigned *idx, size_t n, char *buf, size_t size)
 	}
 }
 
-/* snprintf at the end of buf; a reason that does not fit is cut, never overrun. */
-static void append(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void append(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t len = strlen(buf);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
-
 /* Appends "; 0-3 are fe80:: link-local; 4 is RoCE v1" for the lower slots that were passed over. */
 static void explain_skipped(const struct rdma_port *port, const struct gid_entry *chosen, int family, char *buf,
 			    size_t size)
@@ -113,7 +98,7 @@ static void explain_skipped(const struct rdma_port *port, const struct gid_entry
 		if (!count[k])
 			continue;
 		format_ranges(idx[k], count[k], list, sizeof(list));
-		append(buf, size, "; %s%s %s %s", list, more[k] ? ",..." : "",
+		text_append(buf, size, "; %s%s %s %s", list, more[k] ? ",..." : "",
 		       count[k] > 1 || list[strcspn(list, "-")] ? "are" : "is",
 		       k == 2 ? (family == AF_INET ? "IPv6" : "IPv4") : labels[k]);
 	}
@@ -130,10 +115,10 @@ static void describe_table(const struct rdma_port *port, char *buf, size_t size)
 	for (size_t i = 0; i < port->gid_count && n_link_local < 32; i++)
 		if (gid_is_link_local(&port->gids[i].gid))
 			link_local[n_link_local++] = port->gids[i].index;
-	append(buf, size, "; its GIDs:");
+	text_append(buf, size, "; its GIDs:");
 	if (n_link_local) {
 		format_ranges(link_local, n_link_local, list, sizeof(list));
-		append(buf, size, " %s fe80:: link-local", list);
+		text_append(buf, size, " %s fe80:: link-local", list);
 	}
 	for (size_t i = 0; i < port->gid_count; i++) {
 		const struct gid_entry *e = &port->gids[i];
@@ -146,12 +131,12 @@ static void describe_table(const struct rdma_port *port, char *buf, size_t size)
 			continue;
 		}
 		gid_format_ip(&e->gid, addr);
-		append(buf, size, "%s %u %s (%s)", n_link_local || listed ? "," : "", e->index, addr,
+		text_append(buf, size, "%s %u %s (%s)", n_link_local || listed ? "," : "", e->index, addr,
 		       e->type == GID_TYPE_ROCE_V2 ? "RoCE v2" : e->type == GID_TYPE_IB_ROCE_V1 ? "RoCE v1" : "unknown type");
 		listed++;
 	}
 	if (unlisted)
-		append(buf, size, " and %zu more", unlisted);
+		text_append(buf, size, " and %zu more", unlisted);
 }
 
 static void suggest(const struct rdma_port *port, const struct netdev *netdev, const struct gid_prefs *prefs,
@@ -195,7 +180,7 @@ static void explain_none(const struct rdma_port *port, const struct netdev *netd
 	else
 		snprintf(buf, size, "%s has no global IPv6 address", nd);
 	if (!any_routable) {
-		append(buf, size, ", only fe80:: link-local GIDs, which do not route; add one with '%s %s'",
+		text_append(buf, size, ", only fe80:: link-local GIDs, which do not route; add one with '%s %s'",
 		       family == AF_INET ? "ip addr add ADDR/PREFIX dev" : "ip -6 addr add ADDR/64 dev", nd);
 		return;
 	}
@@ -203,11 +188,11 @@ static void explain_none(const struct rdma_port *port, const struct netdev *netd
 	if (try_other_family) {
 		suggest(port, netdev, &other_prefs, &alt, false);
 		if (alt.found)
-			append(buf, size, ". --family %s would work: index %u (for NCCL: NCCL_IB_ADDR_FAMILY=%s, or "
+			text_append(buf, size, ". --family %s would work: index %u (for NCCL: NCCL_IB_ADDR_FAMILY=%s, or "
 			       "NCCL_IB_GID_INDEX=%u)", other == AF_INET ? "ipv4" : "ipv6", alt.entry->index,
 			       other == AF_INET ? "AF_INET" : "AF_INET6", alt.entry->index);
 	}
-	append(buf, size, "%s add an %s address with '%s %s'", try_other_family && alt.found ? "; or" : ";",
+	text_append(buf, size, "%s add an %s address with '%s %s'", try_other_family && alt.found ? "; or" : ";",
 	       family == AF_INET ? "IPv4" : "IPv6",
 	       family == AF_INET ? "ip addr add ADDR/PREFIX dev" : "ip -6 addr add ADDR/64 dev", nd);
 }
@@ -241,22 +226,22 @@ static const struct gid_entry *prefer_netdev(const struct rdma_port *port, const
 	for (size_t i = 0; i < n; i++) {
 		if (same[i] == best)
 			continue;
-		append(note, size, "; index %u holds the same address on %s and lost: ", same[i]->index,
+		text_append(note, size, "; index %u holds the same address on %s and lost: ", same[i]->index,
 		       same[i]->netdev);
 		if (prefs->netdev)
-			append(note, size, "--netdev %s", prefs->netdev);
+			text_append(note, size, "--netdev %s", prefs->netdev);
 		else if (strcmp(best->netdev, want) != 0)
-			append(note, size, "neither is on %s, so the lower index", want);
+			text_append(note, size, "neither is on %s, so the lower index", want);
 		else if (prefs->route_netdev)
-			append(note, size, "the route to the peer leaves through %s", want);
+			text_append(note, size, "the route to the peer leaves through %s", want);
 		else
-			append(note, size, "not the port's own netdev %s", want);
+			text_append(note, size, "not the port's own netdev %s", want);
 	}
 	if (!prefs->netdev && !prefs->route_netdev && prefs->peer && prefs->routes_unknown)
-		append(note, size, " (routes are unknown under --root: the port's own netdev decided, not the route to "
+		text_append(note, size, " (routes are unknown under --root: the port's own netdev decided, not the route to "
 		       "the peer; use --netdev IF to choose)");
 	else if (!prefs->netdev)
-		append(note, size, " (use --netdev IF to choose)");
+		text_append(note, size, " (use --netdev IF to choose)");
 	return best;
 }
 
@@ -315,23 +300,23 @@ static void suggest(const struct rdma_port *port, const struct netdev *netdev, c
 		if (peer)
 			gid_format_ip(peer, peer_text);
 		if (by_peer)
-			append(choice->reason, sizeof(choice->reason), ", whose subnet holds the peer %s", peer_text);
+			text_append(choice->reason, sizeof(choice->reason), ", whose subnet holds the peer %s", peer_text);
 		else if (peer && !subnets_known)
-			append(choice->reason, sizeof(choice->reason),
+			text_append(choice->reason, sizeof(choice->reason),
 			       ", the address closest to the peer %s (subnets unknown without netlink)", peer_text);
 		else if (peer)
-			append(choice->reason, sizeof(choice->reason),
+			text_append(choice->reason, sizeof(choice->reason),
 			       "; no candidate's subnet holds the peer %s, so the lowest index", peer_text);
 		else if (!netdev_note[0] || choice->other_count > 1)
-			append(choice->reason, sizeof(choice->reason),
+			text_append(choice->reason, sizeof(choice->reason),
 			       "; %zu more candidate(s), the lowest index wins (use --peer ADDR to choose by subnet)",
 			       choice->other_count);
 	}
-	append(choice->reason, sizeof(choice->reason), "%s", netdev_note);
+	text_append(choice->reason, sizeof(choice->reason), "%s", netdev_note);
 	if (choice->entry == first)
 		explain_skipped(port, first, prefs->family, choice->reason, sizeof(choice->reason));
 	if (port->state >= 0 && port->state != ACTIVE)
-		append(choice->reason, sizeof(choice->reason), " (port is %s)", port->state_name);
+		text_append(choice->reason, sizeof(choice->reason), " (port is %s)", port->state_name);
 }
 
 void gid_suggest_port_prefs(const struct rdma_port *port, const struct netdev *netdev, const struct gid_prefs *prefs,

@@ -2,12 +2,12 @@
  * ":port", and for a misspelt entry the HCA name it is nearest to — never a list of every HCA instead. */
 #include "core/nccl_hca_fix.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "util/edit_distance.h"
+#include "util/text_append.h"
 
 struct nearest {
 	char name[EDIT_NAME_MAX + 1];   /* the suggestion: a whole name, or a prefix of one for a prefix list */
@@ -80,19 +80,6 @@ static bool near_enough(const struct nearest *best, const char *typed)
 	return best->edits <= HCA_NEAR_MAX_EDITS && best->edits * 3 <= strlen(typed);
 }
 
-static void append(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t len = strlen(buf);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
-
 static void entry_text(const char *name, int port, char *buf, size_t size)
 {
 	if (port == -1)
@@ -131,28 +118,28 @@ size_t nccl_hca_fix(const struct nccl_if_list *list, const unsigned *hits, const
 		} else if (any_name_matches(list, host, e->prefix)) {
 			/* The name is right: only the port is not there. */
 			snprintf(text, sizeof(text), "%s", e->prefix);
-			append(why, why_size, "%s'%s' -> %s (no port %d there)", sep, typed, text, e->port);
+			text_append(why, why_size, "%s'%s' -> %s (no port %d there)", sep, typed, text, e->port);
 		} else {
 			find_nearest(list, host, e->prefix, &best);
 			if (best.edits == ~0u || !near_enough(&best, e->prefix)) {
-				append(why, why_size, "%s'%s' dropped: no HCA name within %d edits of it", sep, typed,
+				text_append(why, why_size, "%s'%s' dropped: no HCA name within %d edits of it", sep, typed,
 				       HCA_NEAR_MAX_EDITS);
 				continue;
 			}
 			if (best.tie) {
-				append(why, why_size, "%s'%s' dropped: as near to %s as to %s", sep, typed, best.name,
+				text_append(why, why_size, "%s'%s' dropped: as near to %s as to %s", sep, typed, best.name,
 				       best.other);
 				continue;
 			}
 			if (port != -1 && !port_exists(list, host, best.name, port))
 				port = -1;
 			entry_text(best.name, port, text, sizeof(text));
-			append(why, why_size, "%s'%s' -> %s (%u edit%s%s)", sep, typed, text, best.edits,
+			text_append(why, why_size, "%s'%s' -> %s (%u edit%s%s)", sep, typed, text, best.edits,
 			       best.edits == 1 ? "" : "s", port == e->port ? "" : ", that port is not there");
 		}
 		if (already_listed(entries, text))
 			continue;
-		append(entries, sizeof(entries), "%s%s", kept ? "," : "", text);
+		text_append(entries, sizeof(entries), "%s%s", kept ? "," : "", text);
 		kept++;
 	}
 	snprintf(value, value_size, "%s%s%s", list->exclude ? "^" : "", list->exact ? "=" : "", entries);

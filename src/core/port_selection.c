@@ -1,9 +1,9 @@
 /* One reading of a port selection for every command, so "mlx5_0:1", "mlx5_0/1" and "eth3" mean the same
  * everywhere, and one message, listing what exists, when it names nothing. */
 #include "core/port_selection.h"
+#include "util/text_append.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,21 +40,6 @@ bool port_selection_matches(const struct port_selection *sel, const struct rdma_
 	return !sel->port || p->num == sel->port;
 }
 
-/* Appends to a bounded buffer; a message that does not fit is cut, never overrun. */
-static void append(char *buf, size_t size, size_t *len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*len >= size)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *len, size - *len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*len += (size_t)n;
-}
-
 /* Whether an earlier port of the host already sits on this netdev (so the list names it once). */
 static bool netdev_listed_before(const struct host *host, size_t dev, size_t port)
 {
@@ -70,10 +55,12 @@ static bool netdev_listed_before(const struct host *host, size_t dev, size_t por
 int port_selection_check(const struct host *host, const struct port_selection *sel, char *why, size_t size)
 {
 	struct port_selection any_port;
-	size_t len = 0, named = 0;
+	size_t named = 0;
 
 	if (!sel || !sel->name[0])
 		return 0;
+	if (size)
+		why[0] = '\0';
 	any_port = *sel;
 	any_port.port = 0;
 	for (size_t i = 0; i < host->device_count; i++)
@@ -85,20 +72,20 @@ int port_selection_check(const struct host *host, const struct port_selection *s
 	if (size)
 		why[0] = '\0';
 	if (named) {
-		append(why, size, &len, "%s has no port %u (ports:", sel->name, sel->port);
+		text_append(why, size, "%s has no port %u (ports:", sel->name, sel->port);
 		for (size_t i = 0; i < host->device_count; i++)
 			for (size_t j = 0; j < host->devices[i].port_count; j++)
 				if (port_selection_matches(&any_port, &host->devices[i], &host->devices[i].ports[j]))
-					append(why, size, &len, " %s/%u", host->devices[i].name,
+					text_append(why, size, " %s/%u", host->devices[i].name,
 					       host->devices[i].ports[j].num);
-		append(why, size, &len, ")");
+		text_append(why, size, ")");
 		return -ENOENT;
 	}
-	append(why, size, &len, "no RDMA device or netdev %s (devices:", sel->name);
+	text_append(why, size, "no RDMA device or netdev %s (devices:", sel->name);
 	if (host->device_count == 0)
-		append(why, size, &len, " none");
+		text_append(why, size, " none");
 	for (size_t i = 0; i < host->device_count; i++)
-		append(why, size, &len, "%s %s", i ? "," : "", host->devices[i].name);
+		text_append(why, size, "%s %s", i ? "," : "", host->devices[i].name);
 	named = 0;
 	for (size_t i = 0; i < host->device_count; i++)
 		for (size_t j = 0; j < host->devices[i].port_count; j++) {
@@ -106,8 +93,8 @@ int port_selection_check(const struct host *host, const struct port_selection *s
 
 			if (!nd[0] || netdev_listed_before(host, i, j))
 				continue;
-			append(why, size, &len, "%s %s", named++ ? "," : "; netdevs:", nd);
+			text_append(why, size, "%s %s", named++ ? "," : "; netdevs:", nd);
 		}
-	append(why, size, &len, ")");
+	text_append(why, size, ")");
 	return -ENOENT;
 }
