@@ -54,6 +54,12 @@ static json_t *nft_family_to_json(int family)
 
 /* ---- writer ---- */
 
+/* A text the reader requires: "" is what it refuses there, so the writer refuses it too (NULL). */
+static json_t *required(const char *s)
+{
+	return s[0] ? json_string(s) : NULL;
+}
+
 /* "unlimited", or bytes: an integer, or beyond JSON's integers (2^63 and up) its decimal text. */
 static json_t *memlock_to_json(const struct memlock_value *v)
 {
@@ -70,7 +76,7 @@ static json_t *memlock_to_json(const struct memlock_value *v)
 static json_t *user_to_json(const struct user_info *u)
 {
 	json_t *o = json_object(), *groups = NULL;
-	bool ok = o && put(o, "name", json_string(u->name)) && put(o, "uid", json_integer(u->uid)) &&
+	bool ok = o && put(o, "name", required(u->name)) && put(o, "uid", json_integer(u->uid)) &&
 		  put(o, "gid", json_integer(u->gid)) && put(o, "home", string_or_null(u->home)) &&
 		  put(o, "groups", groups = json_array()) &&
 		  put(o, "groups_truncated", json_boolean(u->groups_truncated));
@@ -78,7 +84,7 @@ static json_t *user_to_json(const struct user_info *u)
 	for (size_t i = 0; ok && i < u->group_count; i++) {
 		json_t *g = json_object();
 
-		ok = append(groups, finished(g, g && put(g, "name", json_string(u->groups[i].name)) &&
+		ok = append(groups, finished(g, g && put(g, "name", required(u->groups[i].name)) &&
 						    put(g, "gid", json_integer(u->groups[i].gid))));
 	}
 	return finished(o, ok);
@@ -103,7 +109,7 @@ static json_t *modules_to_json(const struct system_state *s)
 	for (size_t i = 0; ok && i < s->modules.count; i++) {
 		json_t *m = json_object();
 
-		ok = append(list, finished(m, m && put(m, "name", json_string(s->modules.items[i].name)) &&
+		ok = append(list, finished(m, m && put(m, "name", required(s->modules.items[i].name)) &&
 						    put(m, "builtin", json_boolean(s->modules.items[i].builtin))));
 	}
 	return finished(o, ok);
@@ -130,7 +136,7 @@ static json_t *uverbs_to_json(const struct system_state *s)
 		const struct uverbs_dev *d = &s->uverbs.devs[i];
 		json_t *j = json_object();
 
-		ok = append(list, finished(j, j && put(j, "name", json_string(d->name)) &&
+		ok = append(list, finished(j, j && put(j, "name", required(d->name)) &&
 						    put(j, "ibdev", string_or_null(d->ibdev)) &&
 						    put(j, "node", dev_node_to_json(&d->node))));
 	}
@@ -152,9 +158,9 @@ static json_t *limits_line_to_json(const struct limits_line *l)
 {
 	json_t *o = json_object();
 
-	return finished(o, o && put(o, "file", json_string(l->file)) && put(o, "line", json_integer(l->line)) &&
+	return finished(o, o && put(o, "file", required(l->file)) && put(o, "line", json_integer(l->line)) &&
 			   put(o, "kind", l->kind < COUNT(limits_kinds) ? json_string(limits_kinds[l->kind]) : NULL) &&
-			   put(o, "domain", json_string(l->domain)) &&
+			   put(o, "domain", required(l->domain)) &&
 			   put(o, "range", name_or_null(l->range, id_ranges, COUNT(id_ranges))) &&
 			   put(o, "range_min", json_integer(l->range_min)) && put(o, "range_max", json_integer(l->range_max)) &&
 			   put(o, "type", name_or_null(l->type, memlock_types, COUNT(memlock_types))) &&
@@ -212,7 +218,7 @@ static json_t *fw_procs_to_json(const struct system_state *s)
 	     put(o, "scan_truncated", json_boolean(f->scan_truncated)) &&
 	     put(o, "iptables_tables", tables = f->iptables_known ? json_array() : json_null());
 	for (size_t i = 0; ok && f->iptables_known && i < f->iptables_count; i++)
-		ok = append(tables, json_string(f->iptables[i]));
+		ok = append(tables, required(f->iptables[i]));
 	return finished(o, ok);
 }
 
@@ -220,8 +226,8 @@ static json_t *nft_chain_to_json(const struct nft_chain *c)
 {
 	json_t *o = json_object();
 
-	return finished(o, o && put(o, "family", nft_family_to_json(c->family)) && put(o, "table", json_string(c->table)) &&
-			   put(o, "name", json_string(c->name)) &&
+	return finished(o, o && put(o, "family", nft_family_to_json(c->family)) && put(o, "table", required(c->table)) &&
+			   put(o, "name", required(c->name)) &&
 			   put(o, "hook", name_or_null(c->hook, chain_hooks, COUNT(chain_hooks))) &&
 			   put(o, "priority", json_integer(c->priority)) &&
 			   put(o, "policy", name_or_null(c->policy, chain_policies, COUNT(chain_policies))) &&
@@ -258,7 +264,7 @@ static json_t *ruleset_to_json(const struct nft_ruleset *rs)
 		json_t *t = json_object();
 
 		ok = append(tables, finished(t, t && put(t, "family", nft_family_to_json(rs->tables[i].family)) &&
-						      put(t, "name", json_string(rs->tables[i].name)) &&
+						      put(t, "name", required(rs->tables[i].name)) &&
 						      put(t, "dormant", json_boolean(rs->tables[i].dormant))));
 	}
 	for (size_t i = 0; ok && i < rs->chain_count; i++)
@@ -305,7 +311,7 @@ static json_t *arp_to_json(const struct system_state *s)
 	for (size_t i = 0; ok && i < s->arp_count; i++) {
 		json_t *o = json_object();
 
-		ok = append(list, finished(o, o && put(o, "netdev", json_string(s->arp[i].netdev)) &&
+		ok = append(list, finished(o, o && put(o, "netdev", required(s->arp[i].netdev)) &&
 						    put(o, "sysctl", arp_sysctl_to_json(&s->arp[i]))));
 	}
 	return finished(list, ok);
@@ -365,7 +371,7 @@ static json_t *gpus_to_json(const struct system_state *s)
 		const struct nvidia_gpu *g = &s->gpus.items[i];
 		json_t *o = json_object();
 
-		ok = append(list, finished(o, o && put(o, "pci_address", json_string(g->pci_address)) &&
+		ok = append(list, finished(o, o && put(o, "pci_address", required(g->pci_address)) &&
 						    put(o, "device_id", json_integer(g->device_id)) &&
 						    put(o, "class_code", json_integer(g->class_code)) &&
 						    put(o, "driver", string_or_null(g->driver)) &&
@@ -390,12 +396,12 @@ static json_t *nccl_to_json(const struct system_state *s)
 		bool file = n->origin == NCCL_FROM_FILE;
 		json_t *j = json_object();
 
-		ok = append(list, finished(j, j && n->origin < COUNT(origins) && put(j, "name", json_string(n->name)) &&
+		ok = append(list, finished(j, j && n->origin < COUNT(origins) && put(j, "name", required(n->name)) &&
 						    put(j, "value", json_string(n->value)) &&
 						    put(j, "origin", json_string(origins[n->origin])) &&
-						    put(j, "file", file ? json_string(n->file) : json_null()) &&
+						    put(j, "file", file ? required(n->file) : json_null()) &&
 						    put(j, "line", file ? json_integer(n->line) : json_null()) &&
-						    put(j, "source", json_string(n->source)) &&
+						    put(j, "source", required(n->source)) &&
 						    put(j, "effective", json_boolean(n->effective))));
 	}
 	return finished(o, ok);
@@ -409,7 +415,7 @@ static json_t *env_to_json(const struct system_state *s)
 	for (size_t i = 0; ok && i < s->env_count; i++) {
 		json_t *o = json_object();
 
-		ok = append(list, finished(o, o && put(o, "name", json_string(s->env[i].name)) &&
+		ok = append(list, finished(o, o && put(o, "name", required(s->env[i].name)) &&
 						    put(o, "value", json_string(s->env[i].value))));
 	}
 	return finished(list, ok);

@@ -12,7 +12,8 @@
 #define SYSTEM_JSON_SCHEMA "roce-doctor/system/v1"
 
 /* Every member of the state, unread sources and unknowns as null. NULL when out of memory, or when the state
- * holds what JSON cannot carry (a string that is not UTF-8, a family or step name it has no spelling for). */
+ * holds what JSON cannot carry (a string that is not UTF-8, an
+ * empty name the reader would refuse, a family or step it has no spelling for, a handle above 2^63). */
 json_t *system_to_json(const struct system_state *s);
 
 /* Validates the whole document, then builds *s from it (*s is overwritten, not freed). 0, or -EINVAL with one

@@ -142,7 +142,8 @@ static void replayed_environment_keeps_only_nccl_and_home(void)
 {
 	char *envp[] = { "NCCL_IB_HCA=mlx5_0:1", "AWS_SECRET_ACCESS_KEY=hunter2", "HOME=/home/tutu", "NCCL_DEBUG=",
 			 "NCCL_=x", "HOMEDIR=/x", "PATH=/usr/bin", "NOEQUALS", NULL };
-	struct check_input in = { 0 };
+	struct user_info user = { .name = "tutu" };
+	struct check_input in = { .user = &user };
 	struct system_state s;
 	json_t *doc;
 	char *text;
@@ -367,6 +368,42 @@ static void nothing_read_round_trips(void)
 	system_free(&back);
 }
 
+/* The writer writes nothing the reader would refuse: it fails instead. */
+static void writer_refuses_what_json_cannot_carry(void)
+{
+	struct system_state s;
+	json_t *doc;
+
+	full_state(&s);
+	s.user.name[0] = '\0';
+	CHECK((doc = system_to_json(&s)) == NULL);
+	json_decref(doc);
+	snprintf(s.user.name, sizeof(s.user.name), "tutu");
+	s.nft.tables[0].family = 99;
+	CHECK((doc = system_to_json(&s)) == NULL);
+	json_decref(doc);
+	s.nft.tables[0].family = 1;
+	s.nft.rules[0].handle = UINT64_MAX;
+	CHECK((doc = system_to_json(&s)) == NULL);
+	json_decref(doc);
+	s.nft.rules[0].handle = 7;
+	s.ip_rules.items[1].family = AF_UNIX;
+	CHECK((doc = system_to_json(&s)) == NULL);
+	json_decref(doc);
+	s.ip_rules.items[1].family = AF_INET6;
+	s.reg.step = "ibv_create_qp";
+	CHECK((doc = system_to_json(&s)) == NULL);
+	json_decref(doc);
+	s.reg.step = "ibv_reg_mr";
+	snprintf(s.env[1].name, sizeof(s.env[1].name), "NCCL_\xff");
+	CHECK((doc = system_to_json(&s)) == NULL);
+	json_decref(doc);
+	snprintf(s.env[1].name, sizeof(s.env[1].name), "NCCL_DEBUG");
+	CHECK((doc = system_to_json(&s)) != NULL);   /* and whole again */
+	json_decref(doc);
+	system_free(&s);
+}
+
 /* Sets (value) or removes (NULL) the member at path ("nftables.ruleset.rules[0].chain") in doc. */
 static int set_at(json_t *doc, const char *path, json_t *value)
 {
@@ -532,6 +569,7 @@ int main(int argc, char **argv)
 	RUN(replayed_environment_keeps_only_nccl_and_home);
 	RUN(full_state_round_trips_byte_identical);
 	RUN(nothing_read_round_trips);
+	RUN(writer_refuses_what_json_cannot_carry);
 	RUN(schema_and_member_names_are_refused_by_path);
 	RUN(wrong_types_and_out_of_bounds_are_refused_by_path);
 	RUN(misspelt_names_and_malformed_texts_are_refused_by_path);
