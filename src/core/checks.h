@@ -17,22 +17,7 @@
 #include "probe/sysctl_arp.h"
 #include "probe/user_info.h"
 #include "probe/uverbs.h"
-
-/* arp_ignore/arp_announce of one RDMA netdev, read before the rules run. */
-struct netdev_arp {
-	char netdev[IF_NAMESIZE];
-	bool known;
-	struct arp_sysctl value;
-};
-
-/* The outcome of the live ibv_reg_mr probe. */
-struct register_probe {
-	bool tried;                 /* false under --root or without a usable device: unknown */
-	int err;                    /* 0 or -errno of the failing step */
-	const char *step;           /* the call that failed: "ibv_open_device", "ibv_reg_mr", ... */
-	char device[64];
-	size_t bytes;
-};
+#include "model/system.h"
 
 struct check_input {
 	const struct host *host;

@@ -13,48 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/json_io.h"
 #include "util/gidaddr.h"
 
-#define SCHEMA_PREFIX "roce-doctor/host/v"
 #define WARNING_MAX_LEN 8192     /* the probes' longest warning is a 4 KiB path and a sentence */
 #define ADDRESS_TEXT_MAX 64      /* "ffff:...:ffff/128" with room for any prefix number */
 
 static const char *const gid_type_names[] = { "v1", "IB", "v2" };   /* v1 on Ethernet, IB on InfiniBand */
 static const char *const link_layer_names[] = { "Ethernet", "InfiniBand" };
 static const char *const netdev_sources[] = { "gid_attrs", "parent", "dev_port", "netlink" };
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- writer ---- */
-
-static json_t *string_or_null(const char *s)
-{
-	return s[0] ? json_string(s) : json_null();
-}
-
-/* The model says "unknown" with zero or below for these (ifindex, MTU, speed). */
-static json_t *positive_or_null(long long v)
-{
-	return v > 0 ? json_integer(v) : json_null();
-}
-
-/* Takes value (NULL included: then false); false when it could not be stored. */
-static bool put(json_t *obj, const char *key, json_t *value)
-{
-	return value && json_object_set_new(obj, key, value) == 0;
-}
-
-static bool append(json_t *list, json_t *value)
-{
-	return value && json_array_append_new(list, value) == 0;
-}
-
-static json_t *finished(json_t *obj, bool ok)
-{
-	if (ok)
-		return obj;
-	json_decref(obj);
-	return NULL;
-}
 
 static json_t *gid_to_json(const struct gid_entry *g, enum link_layer ll)
 {
@@ -193,277 +162,6 @@ json_t *host_to_json(const struct host *host)
 }
 
 /* ---- reader ---- */
-
-struct reader {
-	bool build;         /* false: the validating pass, which stores into scratch and allocates nothing */
-	char path[192];     /* JSON path of the member being read: "devices[3].ports[0].gids[7].gid" */
-	size_t len;
-	char *why;
-	size_t why_size;
-};
-
-static int invalid(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* One line: the path, then what was expected and what came. -EINVAL. */
-static int invalid(struct reader *r, const char *fmt, ...)
-{
-	char msg[384];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (r->why && r->why_size)
-		snprintf(r->why, r->why_size, "%s: %s", r->len ? r->path : "document", msg);
-	return -EINVAL;
-}
-
-static int out_of_memory(struct reader *r)
-{
-	if (r->why && r->why_size)
-		snprintf(r->why, r->why_size, "out of memory");
-	return -ENOMEM;
-}
-
-static size_t path_append(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Returns the mark path_leave() goes back to; a path too long for the buffer is cut, never overrun. */
-static size_t path_append(struct reader *r, const char *fmt, ...)
-{
-	size_t mark = r->len;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(r->path + r->len, sizeof(r->path) - r->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		r->len = r->len + (size_t)n < sizeof(r->path) ? r->len + (size_t)n : sizeof(r->path) - 1;
-	return mark;
-}
-
-static size_t path_member(struct reader *r, const char *key)
-{
-	return path_append(r, "%s%s", r->len ? "." : "", key);
-}
-
-static size_t path_index(struct reader *r, size_t i)
-{
-	return path_append(r, "[%zu]", i);
-}
-
-static void path_leave(struct reader *r, size_t mark)
-{
-	r->len = mark;
-	r->path[mark] = '\0';
-}
-
-static const char *type_name(const json_t *v)
-{
-	switch (v ? json_typeof(v) : JSON_NULL) {
-	case JSON_OBJECT:
-		return "an object";
-	case JSON_ARRAY:
-		return "an array";
-	case JSON_STRING:
-		return "a string";
-	case JSON_INTEGER:
-		return "an integer";
-	case JSON_REAL:
-		return "a real number";
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return "a boolean";
-	default:
-		return "null";
-	}
-}
-
-/* An object with no member outside names (a misspelt member would otherwise be dropped in silence). */
-static int check_object(struct reader *r, const json_t *v, const char *const names[], size_t count)
-{
-	const char *key;
-	json_t *value;
-
-	if (!json_is_object(v))
-		return invalid(r, "expected an object, got %s", type_name(v));
-	json_object_foreach((json_t *)v, key, value) {
-		size_t i = 0, mark;
-		int ret;
-
-		while (i < count && strcmp(key, names[i]) != 0)
-			i++;
-		if (i < count)
-			continue;
-		mark = path_member(r, key);
-		ret = invalid(r, "unknown member");
-		path_leave(r, mark);
-		return ret;
-	}
-	return 0;
-}
-
-/* The member key of obj, or an error naming it. The caller has entered key into the path. */
-static int member(struct reader *r, const json_t *obj, const char *key, const char *expected, const json_t **out)
-{
-	*out = json_object_get(obj, key);
-	return *out ? 0 : invalid(r, "missing (expected %s)", expected);
-}
-
-static int string_value(struct reader *r, const json_t *v, bool nullable, char *dst, size_t size)
-{
-	const char *s = json_string_value(v);
-	size_t len = json_string_length(v);
-
-	if (nullable && json_is_null(v)) {
-		dst[0] = '\0';
-		return 0;
-	}
-	if (!json_is_string(v))
-		return invalid(r, "expected %s, got %s", nullable ? "a string or null" : "a string", type_name(v));
-	if (len == 0)   /* the writer spells an empty field null: "" is not what it wrote */
-		return invalid(r, "expected a non-empty string%s, got \"\"", nullable ? " or null" : "");
-	if (memchr(s, '\0', len))
-		return invalid(r, "expected a string without NUL characters");
-	if (len >= size)
-		return invalid(r, "expected a string of at most %zu bytes, got %zu bytes", size - 1, len);
-	memcpy(dst, s, len + 1);
-	return 0;
-}
-
-static int read_string(struct reader *r, const json_t *obj, const char *key, bool nullable, char *dst, size_t size)
-{
-	size_t mark = path_member(r, key);
-	const json_t *v;
-	int ret = member(r, obj, key, nullable ? "a string or null" : "a string", &v);
-
-	if (ret == 0)
-		ret = string_value(r, v, nullable, dst, size);
-	path_leave(r, mark);
-	return ret;
-}
-
-/* An integer in [min, max]; with nullable, null stores null_value. */
-static int read_integer(struct reader *r, const json_t *obj, const char *key, json_int_t min, json_int_t max,
-			bool nullable, json_int_t null_value, json_int_t *out)
-{
-	size_t mark = path_member(r, key);
-	char expected[96];
-	const json_t *v;
-	int ret;
-
-	snprintf(expected, sizeof(expected), "an integer from %lld to %lld%s", (long long)min, (long long)max,
-		 nullable ? " or null" : "");
-	ret = member(r, obj, key, expected, &v);
-	if (ret == 0) {
-		if (nullable && json_is_null(v))
-			*out = null_value;
-		else if (!json_is_integer(v))
-			ret = invalid(r, "expected %s, got %s", expected, type_name(v));
-		else if (json_integer_value(v) < min || json_integer_value(v) > max)
-			ret = invalid(r, "expected %s, got %lld", expected, (long long)json_integer_value(v));
-		else
-			*out = json_integer_value(v);
-	}
-	path_leave(r, mark);
-	return ret;
-}
-
-/* true/false, or -1 for null when nullable. */
-static int read_bool(struct reader *r, const json_t *obj, const char *key, bool nullable, int *out)
-{
-	size_t mark = path_member(r, key);
-	const char *expected = nullable ? "true, false or null" : "true or false";
-	const json_t *v;
-	int ret = member(r, obj, key, expected, &v);
-
-	if (ret == 0) {
-		if (nullable && json_is_null(v))
-			*out = -1;
-		else if (json_is_boolean(v))
-			*out = json_is_true(v);
-		else
-			ret = invalid(r, "expected %s, got %s", expected, type_name(v));
-	}
-	path_leave(r, mark);
-	return ret;
-}
-
-/* A closed set of names: *index into names, or -1 for null. */
-static int read_name(struct reader *r, const json_t *obj, const char *key, const char *const names[], size_t count,
-		     const char *expected, int *index)
-{
-	size_t mark = path_member(r, key);
-	const json_t *v;
-	int ret = member(r, obj, key, expected, &v);
-
-	if (ret == 0 && json_is_null(v)) {
-		*index = -1;
-	} else if (ret == 0 && !json_is_string(v)) {
-		ret = invalid(r, "expected %s, got %s", expected, type_name(v));
-	} else if (ret == 0) {
-		size_t i = 0;
-
-		while (i < count && strcmp(json_string_value(v), names[i]) != 0)
-			i++;
-		if (i < count && strlen(names[i]) == json_string_length(v))
-			*index = (int)i;
-		else
-			ret = invalid(r, "expected %s, got \"%.64s\"", expected, json_string_value(v));
-	}
-	path_leave(r, mark);
-	return ret;
-}
-
-/* An array of at most max entries; with nullable, null stores *out = NULL. */
-static int read_array(struct reader *r, const json_t *obj, const char *key, bool nullable, size_t max,
-		      const json_t **out)
-{
-	size_t mark = path_member(r, key);
-	char expected[64];
-	int ret;
-
-	snprintf(expected, sizeof(expected), "an array of at most %zu entries%s", max, nullable ? " or null" : "");
-	ret = member(r, obj, key, expected, out);
-	if (ret == 0 && nullable && json_is_null(*out))
-		*out = NULL;
-	else if (ret == 0 && !json_is_array(*out))
-		ret = invalid(r, "expected %s, got %s", expected, type_name(*out));
-	else if (ret == 0 && json_array_size(*out) > max)
-		ret = invalid(r, "expected %s, got %zu", expected, json_array_size(*out));
-	path_leave(r, mark);
-	return ret;
-}
-
-/* count zeroed entries when building (NULL for none), NULL while validating. */
-static void *entries(struct reader *r, size_t count, size_t size, int *ret)
-{
-	void *list;
-
-	if (!r->build || count == 0)
-		return NULL;
-	list = calloc(count, size);
-	if (!list)
-		*ret = out_of_memory(r);
-	return list;
-}
-
-/* Names are keys (host_find_device, host_find_netdev): a second entry of one name would never be found. */
-static int check_unique(struct reader *r, const json_t *list, size_t i, const char *key)
-{
-	const char *name = json_string_value(json_object_get(json_array_get(list, i), key));
-
-	for (size_t k = 0; k < i; k++) {
-		if (strcmp(name, json_string_value(json_object_get(json_array_get(list, k), key))) == 0) {
-			size_t mark = path_member(r, key);
-			int ret = invalid(r, "expected a name no other entry has, got \"%s\" again (entry %zu has it)", name, k);
-
-			path_leave(r, mark);
-			return ret;
-		}
-	}
-	return 0;
-}
 
 static int read_gid_text(struct reader *r, const json_t *obj, struct in6_addr *gid)
 {
@@ -927,32 +625,6 @@ static int read_warnings(struct reader *r, const json_t *doc, struct host *h)
 	return ret;
 }
 
-/* Schema name and version before anything else: a newer document gets its own answer, not a list of members. */
-static int read_schema(struct reader *r, const json_t *doc)
-{
-	size_t mark = path_member(r, "schema");
-	const json_t *v;
-	const char *s;
-	int ret = member(r, doc, "schema", "\"" HOST_JSON_SCHEMA "\"", &v);
-
-	if (ret == 0 && !json_is_string(v)) {
-		ret = invalid(r, "expected \"%s\", got %s", HOST_JSON_SCHEMA, type_name(v));
-	} else if (ret == 0 && memchr(json_string_value(v), '\0', json_string_length(v))) {
-		ret = invalid(r, "expected \"%s\", got a string with a NUL character", HOST_JSON_SCHEMA);
-	} else if (ret == 0 && (strcmp((s = json_string_value(v)), HOST_JSON_SCHEMA) != 0 ||
-				json_string_length(v) != strlen(HOST_JSON_SCHEMA))) {
-		const char *version = s + strlen(SCHEMA_PREFIX);
-		size_t digits = strncmp(s, SCHEMA_PREFIX, strlen(SCHEMA_PREFIX)) == 0 ? strspn(version, "0123456789") : 0;
-
-		if (digits && !version[digits] && version[0] != '0' && (digits > 1 || version[0] > '1'))
-			ret = invalid(r, "\"%.64s\" is newer than this roce-doctor reads (%s)", s, HOST_JSON_SCHEMA);
-		else
-			ret = invalid(r, "expected \"%s\", got \"%.64s\"", HOST_JSON_SCHEMA, s);
-	}
-	path_leave(r, mark);
-	return ret;
-}
-
 static const char *const host_members[] = { "schema", "live", "devices", "netdevs", "warnings", "warnings_dropped" };
 
 static int read_host(struct reader *r, const json_t *doc, struct host *h)
@@ -962,7 +634,7 @@ static int read_host(struct reader *r, const json_t *doc, struct host *h)
 
 	if (!json_is_object(doc))
 		return invalid(r, "expected an object, got %s", type_name(doc));
-	ret = read_schema(r, doc);
+	ret = read_schema(r, doc, HOST_JSON_SCHEMA);
 	if (ret == 0)
 		ret = check_object(r, doc, host_members, COUNT(host_members));
 	if (ret == 0)

@@ -3,32 +3,8 @@
 #ifndef ROCE_DOCTOR_IP_RULES_H
 #define ROCE_DOCTOR_IP_RULES_H
 
-#include <net/if.h>
-#include <netinet/in.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
+#include "model/net.h"
 #include "util/rootfs.h"
-
-struct ip_rule {
-	int family;                  /* AF_INET or AF_INET6 */
-	uint32_t priority;           /* 0 local, 32766 main, 32767 default on a stock host */
-	struct in6_addr src;         /* IPv4 stored mapped (::ffff:a.b.c.d), like struct ip_address */
-	unsigned src_len;            /* 0: from all */
-	struct in6_addr dst;
-	unsigned dst_len;
-	uint32_t table;              /* 254 main, 255 local, 253 default */
-	unsigned action;             /* FR_ACT_TO_TBL (1) for "lookup" rules */
-	char iif[IF_NAMESIZE], oif[IF_NAMESIZE];
-	uint32_t fwmark;
-};
-
-struct ip_rule_list {
-	bool known;                  /* false under --root: rules come only from the live kernel */
-	struct ip_rule *items;       /* ascending priority, as the kernel evaluates them */
-	size_t count;
-};
 
 /* RTM_GETRULE dump for IPv4 and IPv6 when root->live. 0 or -errno. */
 int ip_rules_read(const struct rootfs *root, struct ip_rule_list *out);

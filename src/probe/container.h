@@ -3,13 +3,8 @@
 #ifndef ROCE_DOCTOR_CONTAINER_H
 #define ROCE_DOCTOR_CONTAINER_H
 
+#include "model/container.h"
 #include "util/rootfs.h"
-
-struct container_info {
-	char kind[32];       /* "docker", "podman", "kubernetes", "containerd", "lxc", "systemd-nspawn", or
-	                        another value of container=; empty when nothing says we are in one */
-	char evidence[64];   /* where it was seen: "/.dockerenv", "/proc/1/cgroup", "/proc/1/environ" */
-};
 
 /* Looks at, in order: container= in /proc/1/environ (set by podman, systemd-nspawn, lxc), /run/.containerenv
  * (podman), /.dockerenv (docker), then /proc/1/cgroup and /proc/self/cgroup paths naming kubepods, docker,

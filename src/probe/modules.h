@@ -2,23 +2,9 @@
 #ifndef ROCE_DOCTOR_MODULES_H
 #define ROCE_DOCTOR_MODULES_H
 
-#include <stdbool.h>
-#include <stddef.h>
-
+#include "model/modules.h"
 #include "util/notes.h"
 #include "util/rootfs.h"
-
-struct kernel_module {
-	char name[64];               /* as the kernel spells it (underscores) */
-	bool builtin;                /* only in /sys/module: compiled into the kernel, or a module whose
-	                                /proc/modules line was not there */
-};
-
-struct module_list {
-	struct kernel_module *items;
-	size_t count;
-	bool proc_known;             /* /proc/modules was readable */
-};
 
 /* <root>/proc/modules, then <root>/sys/module/NAME for what is built in. 0 or -errno. */
 int module_list_read(const struct rootfs *root, struct module_list *out, struct notes *notes);

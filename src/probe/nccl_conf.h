@@ -13,29 +13,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/nccl.h"
 #include "util/notes.h"
 #include "util/rootfs.h"
-
-#define NCCL_SETTINGS_MAX 256
-
-enum nccl_origin { NCCL_FROM_ENV, NCCL_FROM_FILE };
-
-struct nccl_setting {
-	char name[128];              /* NCCL_... */
-	char value[1024];            /* exactly what NCCL gets */
-	enum nccl_origin origin;
-	char file[256];              /* host path when from a file */
-	unsigned line;
-	char source[300];            /* "environment" or "/etc/nccl.conf:3" */
-	bool effective;              /* the one NCCL uses for this name; the others are shadowed */
-};
-
-struct nccl_conf {
-	struct nccl_setting *items;  /* environment, then the user file, then /etc/nccl.conf, each in order */
-	size_t count;
-	char user_file[256];         /* NCCL_CONF_FILE, or $HOME/.nccl.conf; empty when neither applies */
-	bool user_file_read, system_file_read;
-};
 
 /* envp: the job's environment (NULL: none); home: the user's home directory for ~/.nccl.conf when envp has
  * no HOME, or always when home_wins (the job of another user than the caller: its HOME is that user's), NULL:

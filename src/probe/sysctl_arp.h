@@ -3,15 +3,8 @@
 #ifndef ROCE_DOCTOR_SYSCTL_ARP_H
 #define ROCE_DOCTOR_SYSCTL_ARP_H
 
-#include <stdbool.h>
-
+#include "model/net.h"
 #include "util/rootfs.h"
-
-struct arp_sysctl {
-	int all_ignore, dev_ignore;        /* net.ipv4.conf.{all,DEV}.arp_ignore */
-	int all_announce, dev_announce;
-	int ignore, announce;              /* in effect for DEV: the kernel uses max(all, DEV) for both */
-};
 
 /* From <root>/proc/sys/net/ipv4/conf/{all,DEV}/. 0, or -errno (-ENOENT: DEV has no IPv4 configuration). */
 int arp_sysctl_read(const struct rootfs *root, const char *netdev, struct arp_sysctl *out);

@@ -5,23 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/user.h"
 #include "util/rootfs.h"
-
-#define USER_GROUPS_MAX 64
-
-struct user_group {
-	char name[64];
-	unsigned gid;
-};
-
-struct user_info {
-	char name[64];
-	unsigned uid, gid;           /* gid: the primary group */
-	char home[256];
-	struct user_group groups[USER_GROUPS_MAX];   /* the primary group first, then supplementary ones */
-	size_t group_count;
-	bool groups_truncated;       /* more than USER_GROUPS_MAX */
-};
 
 /* Live root: name NULL means the real uid we run as; accounts come from NSS (getpwnam, getgrouplist).
  * Under --root: <root>/etc/passwd and <root>/etc/group only; name NULL means "root".

@@ -1,0 +1,26 @@
+/* The system model's lifetime and its environment filter. */
+#include "model/system.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool system_env_kept(const char *name, size_t name_len)
+{
+	return (name_len > 5 && strncmp(name, "NCCL_", 5) == 0) || (name_len == 4 && strncmp(name, "HOME", 4) == 0);
+}
+
+void system_free(struct system_state *s)
+{
+	free(s->modules.items);
+	free(s->uverbs.devs);
+	free(s->pam.lines);
+	free(s->nft.tables);
+	free(s->nft.chains);
+	free(s->nft.rules);
+	free(s->arp);
+	free(s->ip_rules.items);
+	free(s->gpus.items);
+	free(s->nccl.items);
+	free(s->env);
+	memset(s, 0, sizeof(*s));
+}

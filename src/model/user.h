@@ -1,0 +1,24 @@
+/* The user whose limits and NCCL files matter, as data (probe/user_info.h resolves it). */
+#ifndef ROCE_DOCTOR_MODEL_USER_H
+#define ROCE_DOCTOR_MODEL_USER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define USER_GROUPS_MAX 64
+
+struct user_group {
+	char name[64];
+	unsigned gid;
+};
+
+struct user_info {
+	char name[64];
+	unsigned uid, gid;           /* gid: the primary group */
+	char home[256];
+	struct user_group groups[USER_GROUPS_MAX];   /* the primary group first, then supplementary ones */
+	size_t group_count;
+	bool groups_truncated;       /* more than USER_GROUPS_MAX */
+};
+
+#endif
