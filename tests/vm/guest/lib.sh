@@ -130,6 +130,9 @@ perftest_pair() {
 	local tries=$1 secs=$2 try=1 pid rc mine theirs out err; shift 2
 	out=$(mktemp) err=$(mktemp)
 	while :; do
+		# The server's SECS run from its start: meet first, so a node that comes late (a busy host) does not
+		# find B's server already timed out ("Couldn't connect", seen in check_misconfigured under load).
+		barrier "perftest-go-$try" 120 || true
 		if [ "$VM_NODE" = b ]; then
 			timeout "$secs" "$@" > "$out" 2> "$err" &
 			pid=$!
