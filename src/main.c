@@ -14,6 +14,7 @@ static const struct command commands[] = {
 	{ "gid", "GID tables (show_gids); --suggest: the NCCL_IB_GID_INDEX to use", cmd_gid },
 	{ "check", "Preflight verdict before training: findings with exact fixes", cmd_check },
 	{ "nccl-env", "The NCCL environment that matches this host (sh, env, docker, k8s, json)", cmd_nccl_env },
+	{ "snapshot", "One JSON document of the host and its identity, for --from FILE", cmd_snapshot },
 	{ "serve", "The other end of bw and lat: one test at a time on TCP 18516", cmd_serve },
 	{ "bw", "RDMA bandwidth to a serve, data checked (ib_write_bw built in)", cmd_bw },
 	{ "lat", "RDMA-write ping-pong latency to a serve (ib_write_lat built in)", cmd_lat },
@@ -104,14 +105,14 @@ int main(int argc, char **argv)
 		"Bring up and diagnose RoCE links between GPU nodes.\v", children, help_filter, NULL,
 	};
 	struct app app = { 0 };
-	struct global g = { { &app, COMMON_ROOT, NULL }, 0 };
+	struct global g = { { &app, COMMON_ROOT | COMMON_FROM, NULL }, 0 };
 	const struct command *cmd;
 	char **cargv;
 	int cargc;
 
 	/* Usage lines and errors say roce-doctor, never the path the binary was started by. */
 	argv[0] = "roce-doctor";
-	common_child_init(&common, COMMON_ROOT);
+	common_child_init(&common, COMMON_ROOT | COMMON_FROM);
 	argp_err_exit_status = EXIT_USAGE;
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &g) != 0)
 		return EXIT_USAGE;

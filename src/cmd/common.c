@@ -6,10 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/snapshot_file.h"
 #include "output/render.h"
 #include "util/rootfs.h"
 
-enum { OPT_ROOT = 0x100, OPT_FAMILY, OPT_TIMEOUT };
+enum { OPT_ROOT = 0x100, OPT_FAMILY, OPT_TIMEOUT, OPT_FROM };
+
+/* What --from read, for app_root() and -v: a command answers from it as if it had probed. */
+static struct {
+	bool used;
+	bool has_root;
+	char root[SNAPSHOT_ROOT_MAX];
+	char hostname[256];
+	char time[32];
+} recorded;
 
 /* Every common option once, with its help line once; takes 0: every command takes it. */
 static const struct {
@@ -18,6 +28,8 @@ static const struct {
 } common_options[] = {
 	{ 0, { "json", 'j', NULL, 0, "Print one JSON document on stdout", -1 } },
 	{ COMMON_ROOT, { "root", OPT_ROOT, "DIR", 0, "Read /sys, /proc and /etc under DIR (a copied host)", -1 } },
+	{ COMMON_FROM, { "from", OPT_FROM, "FILE", 0, "Answer from a snapshot (roce-doctor snapshot's output; - "
+			 "reads stdin) as the command did on the host it was taken on", -1 } },
 	{ 0, { "verbose", 'v', NULL, 0, "Say on stderr which source answered for each port", -1 } },
 	{ 0, { NULL, 'h', NULL, 0, "Give this help list (as --help)", -1 } },
 	{ COMMON_DEVICE, { "device", 'd', "DEV[/PORT]", 0, "Local RDMA port: DEV, DEV/PORT, DEV:PORT or a netdev name "
@@ -45,6 +57,11 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 			argp_error(state, "bad --root '': expected a directory");
 		app->root_dir = arg;
 		return 0;
+	case OPT_FROM:
+		if (!*arg)
+			argp_error(state, "bad --from '': expected a snapshot file, or - for stdin");
+		app->from_file = arg;
+		return 0;
 	case 'v':
 		app->verbose++;
 		return 0;
@@ -67,6 +84,15 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		if (app->root_dir && in->command && !(in->takes & COMMON_ROOT))
 			argp_error(state, "--root cannot be used with %s: it needs this host's live RDMA devices, which a "
 				   "copied tree does not have", in->command);
+		if (app->from_file && in->command && !(in->takes & COMMON_FROM))
+			argp_error(state, "--from cannot be used with %s: %s", in->command,
+				   !(in->takes & COMMON_ROOT) ? "it needs this host's live RDMA devices, which a snapshot "
+				   "does not have" : strcmp(in->command, "snapshot") == 0 ? "a snapshot is taken of a host "
+				   "(live or --root DIR), not of another snapshot" : "a snapshot does not record yet what it "
+				   "reads besides the host model (run it with --root on a copied tree)");
+		if (app->from_file && app->root_dir)
+			argp_error(state, "--from and --root exclude each other: a snapshot records the root it was taken "
+				   "under");
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -81,7 +107,7 @@ void common_child_init(struct common_child *child, unsigned takes)
 	for (size_t i = 0; i < sizeof(common_options) / sizeof(common_options[0]); i++) {
 		const unsigned need = common_options[i].takes;
 
-		if (need & ~takes && need != COMMON_ROOT)
+		if (need & ~takes && need != COMMON_ROOT && need != COMMON_FROM)
 			continue;
 		child->options[n] = common_options[i].option;
 		/* Refused with a reason rather than "unrecognized", so listed nowhere but still parsed. */
@@ -154,10 +180,51 @@ void parse_selection_arg(const struct argp_state *state, const char *arg, struct
 		argp_error(state, "bad device '%s': expected DEV, DEV/PORT, DEV:PORT or a netdev name", arg);
 }
 
+static int read_snapshot_host(const char *file, struct host *host)
+{
+	struct snapshot *s = calloc(1, sizeof(*s));   /* the identity is ~100 KiB of fixed fields */
+	char why[1024];
+	int ret;
+
+	memset(host, 0, sizeof(*host));
+	if (!s) {
+		fprintf(stderr, "roce-doctor: out of memory\n");
+		return EXIT_CANNOT_RUN;
+	}
+	ret = snapshot_file_read(file, s, why, sizeof(why));
+	if (ret < 0) {
+		fprintf(stderr, "roce-doctor: %s\n", why);
+		free(s);
+		return EXIT_CANNOT_RUN;
+	}
+	/* The host moves to the caller; the rest is kept for app_root() and -v. */
+	*host = s->host;
+	memset(&s->host, 0, sizeof(s->host));
+	recorded.used = true;
+	recorded.has_root = s->has_root;
+	memcpy(recorded.root, s->root, sizeof(recorded.root));
+	memcpy(recorded.hostname, s->identity.hostname, sizeof(recorded.hostname));
+	memcpy(recorded.time, s->identity.time, sizeof(recorded.time));
+	snapshot_free(s);
+	free(s);
+	return EXIT_OK;
+}
+
+const char *app_root(const struct app *app)
+{
+	if (app->from_file && recorded.used)
+		return recorded.has_root ? recorded.root : NULL;
+	return app->root_dir;
+}
+
 int app_probe_host(const struct app *app, struct host *host)
 {
 	struct rootfs root;
-	int ret = rootfs_open(&root, app->root_dir);
+	int ret;
+
+	if (app->from_file)
+		return read_snapshot_host(app->from_file, host);
+	ret = rootfs_open(&root, app->root_dir);
 
 	if (ret < 0) {
 		fprintf(stderr, "roce-doctor: cannot open root directory %s: %s\n", app->root_dir ? app->root_dir : "/",
@@ -225,6 +292,11 @@ void app_say_sources(const struct app *app, const struct host *host, const struc
 {
 	if (!app->verbose)
 		return;
+	/* The sources below were asked when the snapshot was taken, not now. */
+	if (app->from_file && recorded.used)
+		fprintf(stderr, "roce-doctor: recorded in snapshot %s (host %s, %s): the sources below answered then\n",
+			strcmp(app->from_file, "-") ? app->from_file : "(stdin)",
+			recorded.hostname[0] ? recorded.hostname : "unknown", recorded.time[0] ? recorded.time : "time unknown");
 	for (size_t i = 0; i < host->device_count; i++)
 		for (size_t j = 0; j < host->devices[i].port_count; j++)
 			if (port_selection_matches(sel, &host->devices[i], &host->devices[i].ports[j]))
@@ -233,13 +305,14 @@ void app_say_sources(const struct app *app, const struct host *host, const struc
 
 void app_infiniband_path(const struct app *app, char *buf, size_t size)
 {
-	size_t len = app->root_dir ? strlen(app->root_dir) : 0;
+	const char *root_dir = app_root(app);
+	size_t len = root_dir ? strlen(root_dir) : 0;
 
 	/* "tree/" and "tree" are the same root: no doubled slash in the path shown. */
-	while (len > 1 && app->root_dir[len - 1] == '/')
+	while (len > 1 && root_dir[len - 1] == '/')
 		len--;
-	snprintf(buf, size, "%.*s/sys/class/infiniband", (int)(app->root_dir && strcmp(app->root_dir, "/") ? len : 0),
-		 app->root_dir ? app->root_dir : "");
+	snprintf(buf, size, "%.*s/sys/class/infiniband", (int)(root_dir && strcmp(root_dir, "/") ? len : 0),
+		 root_dir ? root_dir : "");
 }
 
 int app_emit(const struct app *app, json_t *doc, const struct notes *warnings,

@@ -23,12 +23,14 @@ enum common_option {
 	COMMON_DEVICE = 1 << 1,   /* -d, --device DEV[/PORT] */
 	COMMON_FAMILY = 1 << 2,   /* --family ipv4|ipv6 */
 	COMMON_TIMEOUT = 1 << 3,  /* --timeout S */
+	COMMON_FROM = 1 << 4,     /* --from FILE (a snapshot); refused by the others as --root is */
 };
 
 struct app {
 	bool json;
 	int verbose;
 	const char *root_dir;           /* NULL: the running host */
+	const char *from_file;          /* --from: a snapshot file, "-" for stdin; NULL when not given */
 	struct port_selection device;   /* -d; an empty name when not given */
 	int family;                     /* --family: AF_INET or AF_INET6; 0 when not given */
 	unsigned timeout_s;             /* --timeout; 0 when not given */
@@ -58,8 +60,13 @@ unsigned long parse_count(const struct argp_state *state, const char *option, co
 /* DEV, DEV/PORT, DEV:PORT or a netdev name, or an argp usage error: "bad device 'X': expected ...". */
 void parse_selection_arg(const struct argp_state *state, const char *arg, struct port_selection *sel);
 
-/* Probes the host under app->root_dir. On failure prints one line and returns EXIT_CANNOT_RUN. */
+/* The one place a command gets its host model: probed live or under app->root_dir, or read from the snapshot
+ * app->from_file (then app_root() is the root the snapshot was taken under). On failure prints one line
+ * (naming the file, line and member for a snapshot) and returns EXIT_CANNOT_RUN. */
 int app_probe_host(const struct app *app, struct host *host);
+
+/* The --root the host model was read under, as given: app->root_dir, or the snapshot's; NULL when live. */
+const char *app_root(const struct app *app);
 
 /* The selection must name a port of host: else prints why (listing what exists), returns EXIT_NOT_FOUND. */
 int check_selection(const struct host *host, const struct port_selection *sel);

@@ -160,7 +160,7 @@ int cmd_devices(struct app *app, int argc, char **argv)
 	json_t *doc, *rows;
 	int code;
 
-	if (command_parse(&devices_argp, COMMON_ROOT, argc, argv, &args, app) != 0)
+	if (command_parse(&devices_argp, COMMON_ROOT | COMMON_FROM, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
 	code = app_probe_host(app, &host);
 	if (code != EXIT_OK)
@@ -172,7 +172,7 @@ int cmd_devices(struct app *app, int argc, char **argv)
 	}
 	app_say_sources(app, &host, &args.sel);
 	doc = doc_new("devices");
-	json_object_set_new(doc, "root", json_str_or_null(app->root_dir));
+	json_object_set_new(doc, "root", json_str_or_null(app_root(app)));
 	rows = json_array();
 	for (size_t d = 0; d < host.device_count; d++) {
 		const struct rdma_device *dev = &host.devices[d];

@@ -161,7 +161,7 @@ int cmd_nccl_env(struct app *app, int argc, char **argv)
 	json_t *doc, *vars;
 	int code;
 
-	if (command_parse(&nccl_env_argp, COMMON_ROOT | COMMON_FAMILY, argc, argv, &args, app) != 0)
+	if (command_parse(&nccl_env_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
 	code = app_probe_host(app, &host);
 	if (code != EXIT_OK)

@@ -1,0 +1,124 @@
+/* roce-doctor snapshot: everything the read-only commands decide from, as one JSON document another
+ * roce-doctor answers from with --from FILE. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd/commands.h"
+#include "model/snapshot_json.h"
+#include "probe/identity.h"
+#include "util/rootfs.h"
+
+struct snapshot_args {
+	bool one_line;
+};
+
+enum { OPT_JSON_LINES = 0x200 };
+
+static const struct argp_option snapshot_options[] = {
+	{ "json-lines", OPT_JSON_LINES, NULL, 0, "Write the document on one line (a launcher's merged output is "
+	  "then one snapshot per line)", 0 },
+	{ 0 }
+};
+
+static error_t parse_snapshot(int key, char *arg, struct argp_state *state)
+{
+	struct snapshot_args *a = state->input;
+
+	switch (key) {
+	case OPT_JSON_LINES:
+		a->one_line = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		return EINVAL;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp snapshot_argp = {
+	snapshot_options, parse_snapshot, "",
+	"Print one JSON document (roce-doctor/snapshot/v1) of everything devices, gid and nccl-env decide from: "
+	"the host model, and identity and versions (host name, UTC time, kernel, rdma-core and its providers, per "
+	"device firmware, board id, driver, PCI address). Unknown is null.\v"
+	"`roce-doctor --from FILE devices|gid|nccl-env' then answers as the command did here. Under --root, the "
+	"snapshot holds what the tree holds; live-only members are null.",
+	NULL, NULL, NULL,
+};
+
+/* The host model comes from app_probe_host (live or --root); identity reads the same root. */
+static int take_snapshot(const struct app *app, struct snapshot *s)
+{
+	struct rootfs root;
+	int code = app_probe_host(app, &s->host);
+	int ret;
+
+	if (code != EXIT_OK)
+		return code;
+	ret = rootfs_open(&root, app->root_dir);
+	if (ret == 0) {
+		ret = identity_probe(&s->identity, &root, &s->host, time(NULL), &s->warnings);
+		rootfs_close(&root);
+	}
+	if (ret < 0) {
+		fprintf(stderr, "roce-doctor: cannot read the host's identity: %s\n", strerror(-ret));
+		return EXIT_CANNOT_RUN;
+	}
+	if (app->root_dir) {
+		if (strlen(app->root_dir) >= sizeof(s->root)) {
+			fprintf(stderr, "roce-doctor: --root %.64s...: longer than %zu bytes\n", app->root_dir,
+				sizeof(s->root) - 1);
+			return EXIT_USAGE;
+		}
+		strcpy(s->root, app->root_dir);
+		s->has_root = true;
+	}
+	return EXIT_OK;
+}
+
+static int write_snapshot(const struct snapshot *s, bool one_line)
+{
+	json_t *doc = snapshot_to_json(s);
+	int ret;
+
+	if (!doc) {
+		fprintf(stderr, "roce-doctor: cannot build the snapshot: out of memory, or a host file holds text "
+			"that is not UTF-8\n");
+		return EXIT_CANNOT_RUN;
+	}
+	ret = json_dumpf(doc, stdout, (one_line ? JSON_COMPACT : JSON_INDENT(2)) | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	if (ret < 0 || fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
+		fprintf(stderr, "roce-doctor: cannot write output: %s\n", strerror(errno));
+		return EXIT_CANNOT_RUN;
+	}
+	return EXIT_OK;
+}
+
+int cmd_snapshot(struct app *app, int argc, char **argv)
+{
+	struct snapshot_args args = { 0 };
+	struct snapshot *s;
+	int code;
+
+	if (command_parse(&snapshot_argp, COMMON_ROOT, argc, argv, &args, app) != 0)
+		return EXIT_USAGE;
+	s = calloc(1, sizeof(*s));   /* the identity is ~100 KiB of fixed fields */
+	if (!s) {
+		fprintf(stderr, "roce-doctor: out of memory\n");
+		return EXIT_CANNOT_RUN;
+	}
+	code = take_snapshot(app, s);
+	/* The warnings are in the document too; on stderr as every command says them. */
+	for (size_t i = 0; code == EXIT_OK && i < s->host.warnings.count; i++)
+		fprintf(stderr, "roce-doctor: warning: %s\n", s->host.warnings.items[i]);
+	for (size_t i = 0; code == EXIT_OK && i < s->warnings.count; i++)
+		fprintf(stderr, "roce-doctor: warning: %s\n", s->warnings.items[i]);
+	if (code == EXIT_OK)
+		code = write_snapshot(s, args.one_line);
+	snapshot_free(s);
+	free(s);
+	return code;
+}
