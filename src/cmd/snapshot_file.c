@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int read_capped(int fd, char **text, size_t *len)
@@ -66,8 +67,15 @@ int snapshot_file_read(const char *path, struct snapshot *s, char *why, size_t w
 	size_t len = 0;
 	int ret;
 
+	struct stat st;
+
 	memset(s, 0, sizeof(*s));
-	ret = fd < 0 ? -errno : read_capped(fd, &text, &len);
+	if (fd < 0)
+		ret = -errno;
+	else if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > (off_t)SNAPSHOT_TEXT_MAX)
+		ret = -EFBIG;   /* refused before reading: a pipe is capped while it is read */
+	else
+		ret = read_capped(fd, &text, &len);
 	if (fd >= 0 && !is_stdin)
 		close(fd);
 	if (ret == -EFBIG) {
