@@ -45,4 +45,62 @@ done
 [ -z "$diffs" ]
 result "live: --from snapshot answers as the live command${diffs:+ (differs:$diffs)}" $?
 
+# --json-lines: the same document on one line, so a launcher's merged output is one snapshot per line.
+snap=$scratch/cx6lx-2port.json
+run --root "$FIXTURES/cx6lx-2port" snapshot --json-lines
+[ "$rc" -eq 0 ] && [ "$(wc -l <"$out")" -eq 1 ] && json_ok roce-doctor/snapshot/v1 &&
+	python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]));
+a["identity"]["time"]=b["identity"]["time"]; sys.exit(a!=b)' "$out" "$snap"
+result "snapshot --json-lines: the same document on one line" $?
+run --root "$FIXTURES/softroce" snapshot
+[ "$rc" -eq 0 ] && python3 -c 'import json,sys; i=json.load(open(sys.argv[1]))["identity"]
+sys.exit(not (i["kernel_release"] is None and i["libibverbs_file"] is None and i["providers"] is None
+ and i["devices"][0]["device"]=="rxe0" and i["devices"][0]["pci_address"] is None and i["time"].endswith("Z")))' "$out"
+result "snapshot --root: live-only identity members are null, the tree's devices are listed" $?
+
+# stdin, and -v saying the sources were asked when the snapshot was taken.
+"$BIN" --root "$FIXTURES/cx6lx-2port" gid --suggest >"$scratch/a.out" 2>&1
+"$BIN" gid --suggest --from - <"$snap" >"$scratch/b.out" 2>&1
+cmp -s "$scratch/a.out" "$scratch/b.out"
+result "--from - reads the snapshot from stdin" $?
+expect "-v --from says the sources answered when the snapshot was taken" 0 "mlx5_0" -- -v --from "$snap" devices
+grep -q "recorded in snapshot $snap (host unknown, 20[0-9-]*T[0-9:]*Z)" "$err"
+result "-v --from: the recorded line names the file and the time" $?
+
+# Bad input: one line naming the file (and line) and the member, exit 3, nothing on stdout.
+bad "--from a missing file: exit 3" 3 "^roce-doctor: cannot read snapshot $scratch/none.json: No such file" -- \
+	--from "$scratch/none.json" devices
+echo 'not json' >"$scratch/text.json"
+bad "--from text that is not JSON: the line and column" 3 "snapshot $scratch/text.json: line 1 column 3: not a JSON document" -- \
+	--from "$scratch/text.json" gid
+head -c 2000 "$snap" >"$scratch/cut.json"
+bad "--from a truncated snapshot" 3 "snapshot $scratch/cut.json: line [0-9]+ column [0-9]+: not a JSON document: .*end of (file|input)" -- \
+	--from "$scratch/cut.json" nccl-env
+sed 's|"roce-doctor/snapshot/v1"|"roce-doctor/snapshot/v2"|' "$snap" >"$scratch/v2.json"
+bad "--from a newer version" 3 'schema: "roce-doctor/snapshot/v2" is newer than this roce-doctor reads' -- \
+	--from "$scratch/v2.json" devices
+sed 's|"roce-doctor/snapshot/v1"|"roce-doctor/devices/v1"|' "$snap" >"$scratch/other.json"
+bad "--from another schema" 3 'schema: expected "roce-doctor/snapshot/v1", got "roce-doctor/devices/v1"' -- \
+	--from "$scratch/other.json" devices
+sed 's|"fw_ver": "26.36.1010"|"fw_ver": 26|' "$snap" >"$scratch/type.json"
+bad "--from a member of the wrong type: its path" 3 "identity.devices\[0\].fw_ver: expected a string or null, got an integer" -- \
+	--from "$scratch/type.json" gid --suggest
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["host"]["devices"][0]["ports"][0]["gids"]*=5000
+json.dump(d, open(sys.argv[2], "w"))' "$snap" "$scratch/many.json"
+bad "--from an oversized array" 3 "host.devices\[0\].ports\[0\].gids: expected an array of at most 4096 entries" -- \
+	--from "$scratch/many.json" gid
+"$BIN" --root "$FIXTURES/cx6lx-2port" snapshot --json-lines >"$scratch/stream.json"
+"$BIN" --root "$FIXTURES/softroce" snapshot --json-lines >>"$scratch/stream.json"
+bad "--from a --json-lines stream: take one line" 3 "line 2 column 1: a second document .*sed -n 2p" -- \
+	--from "$scratch/stream.json" devices
+truncate -s 65M "$scratch/big.json"
+bad "--from a file over 64 MiB" 3 "cannot read snapshot $scratch/big.json: larger than 64 MiB" -- --from "$scratch/big.json" devices
+bad "--from with --root: exit 64" 64 "--from and --root exclude each other" -- --root "$FIXTURES/softroce" --from "$snap" gid
+bad "--from with bw: exit 64" 64 "--from cannot be used with bw: it needs this host's live RDMA devices" -- --from "$snap" bw 10.0.0.2
+bad "--from with serve: exit 64" 64 "--from cannot be used with serve" -- serve --from "$snap"
+bad "--from with check: not yet, exit 64" 64 "--from cannot be used with check: a snapshot does not record yet" -- check --from "$snap"
+bad "snapshot --from: exit 64" 64 "--from cannot be used with snapshot" -- --from "$snap" snapshot
+bad "snapshot takes no argument: exit 64" 64 "unexpected argument 'mlx5_0'" -- snapshot mlx5_0
+bad "--from '': exit 64" 64 "bad --from '': expected a snapshot file" -- --from '' devices
+
 tap_end
