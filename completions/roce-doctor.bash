@@ -1,5 +1,5 @@
 # bash completion for roce-doctor
-_roce_doctor_commands="devices gid check nccl-env serve bw lat"
+_roce_doctor_commands="devices gid check nccl-env snapshot serve bw lat"
 
 # Devices, DEV/PORT, and the netdevs under them: every spelling a device argument takes.
 _roce_doctor_devices()
@@ -33,13 +33,14 @@ _roce_doctor()
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-			--root) ((i++)) ;;
+			--root|--from) ((i++)) ;;
 			-*) ;;
 			*) cmd=${COMP_WORDS[i]}; break ;;
 		esac
 	done
 	case $prev in
 		--root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+		--from) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		--family) COMPREPLY=($(compgen -W "ipv4 ipv6" -- "$cur")); return ;;
 		--format) COMPREPLY=($(compgen -W "sh env json docker k8s" -- "$cur")); return ;;
 		--op) COMPREPLY=($(compgen -W "write read send" -- "$cur")); return ;;
@@ -55,12 +56,13 @@ _roce_doctor()
 		-I|--inline|-x|--gid-index|--timeout|--max-mem|--max-qps|--max-seconds) return ;;
 	esac
 	case $cmd in
-		"") COMPREPLY=($(compgen -W "$_roce_doctor_commands help --json --root --verbose --help --version -h" -- "$cur")) ;;
+		"") COMPREPLY=($(compgen -W "$_roce_doctor_commands help --json --root --from --verbose --help --version -h" -- "$cur")) ;;
 		help) COMPREPLY=($(compgen -W "$_roce_doctor_commands" -- "$cur")) ;;
-		devices) COMPREPLY=($(compgen -W "--brief --json --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
-		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --netdev --json --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
+		devices) COMPREPLY=($(compgen -W "--brief --from --json --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
+		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --netdev --from --json --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
 		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --color --verbose --json --help" -- "$cur")) ;;
-		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --json --verbose --help" -- "$cur")) ;;
+		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --from --json --verbose --help" -- "$cur")) ;;
+		snapshot) COMPREPLY=($(compgen -W "--json-lines --json --verbose --help" -- "$cur")) ;;
 		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --json --verbose --help" -- "$cur")) ;;
 		bw) COMPREPLY=($(compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --wait --device --gid-index --mtu --port --timeout --no-verify --json --verbose --help" -- "$cur")) ;;
 		lat) COMPREPLY=($(compgen -W "--size --sweep --iters --inline --device --gid-index --mtu --port --timeout --no-verify --json --verbose --help" -- "$cur")) ;;

@@ -11,6 +11,15 @@ capture() {
 	echo "rc=$?" >>"$dest.out"
 }
 
+# Whether the two captures are the same; if not, the first lines that differ, as TAP comments.
+same_answer() {
+	cmp -s "$scratch/a.out" "$scratch/b.out" && cmp -s "$scratch/a.err" "$scratch/b.err" && return 0
+	echo "# $1:"
+	diff "$scratch/a.out" "$scratch/b.out" | head -6 | sed 's/^/#   /'
+	diff "$scratch/a.err" "$scratch/b.err" | head -6 | sed 's/^/#   /'
+	return 1
+}
+
 commands=("devices" "devices --brief" "gid" "gid --suggest" "gid --suggest --family ipv6" "nccl-env"
 	"nccl-env --format json" "--json devices" "--json gid" "--json gid --suggest"
 	"--json gid --suggest --family ipv6" "--json nccl-env")
@@ -27,7 +36,7 @@ for dir in "$FIXTURES"/*/; do
 		read -ra words <<<"$c"
 		capture "$scratch/a" --root "$f" "${words[@]}"
 		capture "$scratch/b" --from "$scratch/$name.json" "${words[@]}"
-		cmp -s "$scratch/a.out" "$scratch/b.out" && cmp -s "$scratch/a.err" "$scratch/b.err" || diffs="$diffs [$c]"
+		same_answer "$c" || diffs="$diffs [$c]"
 	done
 	[ -z "$diffs" ]
 	result "$name: --from snapshot answers as --root for every command${diffs:+ (differs:$diffs)}" $?
@@ -40,7 +49,7 @@ for c in "${commands[@]}"; do
 	read -ra words <<<"$c"
 	capture "$scratch/a" "${words[@]}"
 	capture "$scratch/b" --from "$scratch/live.json" "${words[@]}"
-	cmp -s "$scratch/a.out" "$scratch/b.out" && cmp -s "$scratch/a.err" "$scratch/b.err" || diffs="$diffs [$c]"
+	same_answer "$c" || diffs="$diffs [$c]"
 done
 [ -z "$diffs" ]
 result "live: --from snapshot answers as the live command${diffs:+ (differs:$diffs)}" $?
