@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# devices and gid under valgrind on every fixture host: no leak, no invalid access. TAP on stdout.
+# devices and gid under valgrind on every fixture host, then snapshot and --from: no leak, no invalid access. TAP on stdout.
 # usage: valgrind_test.sh ROCE_DOCTOR FIXTURES_DIR
 set -u
 BIN=$1 FIX=$2
@@ -27,6 +27,27 @@ for f in "${fixtures[@]}"; do
 			sed 's/^/# /' "$log" | head -40
 		fi
 	done
+done
+# snapshot, and --from it (a good one, a cut one, a newer one): the snapshot reader under valgrind too.
+snap=$(mktemp) cut=$(mktemp)
+trap 'rm -f "$log" "$snap" "$cut"' EXIT
+"$BIN" --root "$FIX/cx6lx-2port" snapshot >"$snap" 2>/dev/null
+head -c 3000 "$snap" >"$cut"
+for cmd in "snapshot" "--root $FIX/softroce snapshot --json-lines" "--from $snap devices" "--from $snap gid --suggest" \
+	"--from $snap --json nccl-env" "--from $cut gid" "--from $FIX devices"; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 \
+		--log-file="$log" "$BIN" $cmd >/dev/null 2>&1
+	rc=$?
+	sed -i -E '/unhandled amd64-linux syscall: 437|write your own handler|README_MISSING_SYSCALL|consider this a bug|valgrind.org\/support/d' "$log"
+	if [ "$rc" -ne 99 ] && [ ! -s "$log" ]; then
+		echo "ok $n - $cmd (exit $rc)"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $cmd"
+		sed 's/^/# /' "$log" | head -40
+	fi
 done
 echo "1..$n"
 [ "$failed" -eq 0 ]
