@@ -39,7 +39,7 @@ static error_t parse_snapshot(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp snapshot_argp = {
-	snapshot_options, parse_snapshot, "",
+	snapshot_options, parse_snapshot, NULL,
 	"Print one JSON document (roce-doctor/snapshot/v1) of everything devices, gid and nccl-env decide from: "
 	"the host model, and identity and versions (host name, UTC time, kernel, rdma-core and its providers, per "
 	"device firmware, board id, driver, PCI address). Unknown is null.\v"
