@@ -171,6 +171,8 @@ static void truncated_document_is_refused(void)
 	char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(2));
 	size_t lines = 0;
 
+	CHECK(json_object_size(doc) > 0);   /* good_doc gives {} when the fixture could not be probed */
+
 	for (char *c = text; c && *c; c++)
 		lines += *c == '\n';
 	text[strlen(text) / 2] = '\0';
@@ -179,6 +181,8 @@ static void truncated_document_is_refused(void)
 		char why[768] = "";
 
 		CHECK(snapshot_parse(text, strlen(text), &s, why, sizeof(why)) == -EINVAL);
+		if (!strstr(why, "not a JSON document: premature end of input"))
+			printf("# refused as: %s\n", why);
 		CHECK(strstr(why, "not a JSON document: premature end of input") != NULL);
 		CHECK(strncmp(why, "line ", 5) == 0 && snapshot_is_empty(&s));
 	}
