@@ -54,6 +54,8 @@ static void report_duplicate(const struct compare_ctx *c, const struct address_i
 	size_t shown = 0;
 
 	address_text(run[0].addr, addr, sizeof(addr));
+	/* the first holder (in the order given) keeps it: any one would do, the fix must name one */
+	text_add(fix, sizeof(fix), "%s (%s) keeps %s", c->names[run[0].node], run[0].netdev, addr);
 	for (size_t i = 0; i < count; i++) {
 		if (i > 0 && run[i].node == run[i - 1].node)
 			continue;   /* the same node twice (a VLAN and its parent) is check's business */
@@ -62,7 +64,7 @@ static void report_duplicate(const struct compare_ctx *c, const struct address_i
 				 run[i].netdev);
 			if (shown > 1)
 				text_add(fix, sizeof(fix), "%son %s: `ip addr del %s/%u dev %s` and give it a free address "
-					 "of that subnet", fix[0] ? "\n" : "", c->names[run[i].node], addr,
+					 "of that subnet", "\n", c->names[run[i].node], addr,
 					 run[i].addr->prefix_len, run[i].netdev);
 		}
 	}

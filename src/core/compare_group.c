@@ -119,12 +119,12 @@ int compare_attribute(const struct compare_ctx *c, const struct attribute_rule *
 	for (size_t i = 1; i < g->group_count; i++)
 		odd_nodes += g->groups[i].count;
 	if (g->tie) {
-		text_add(message, TEXT_MAX, "%s differs with no majority (%zu values, the largest tied at %zu nodes): ",
+		text_add(message, TEXT_MAX, "%s: no majority (%zu values, the largest tied at %zu nodes): ",
 			 r->what, g->group_count, g->groups[0].count);
 		text_add(fix, TEXT_MAX, "no majority: pick the value these nodes need; to align on %s:\n",
 			 g->groups[0].value);
 	} else {
-		text_add(message, TEXT_MAX, "%s differs on %zu of %zu nodes: majority %s (%zu nodes); ", r->what,
+		text_add(message, TEXT_MAX, "%s: %zu of %zu nodes differ: majority %s (%zu nodes); ", r->what,
 			 odd_nodes, g->known, g->groups[0].value, g->groups[0].count);
 	}
 	for (size_t i = g->tie ? 0 : 1; i < g->group_count && i < COMPARE_GROUPS_SHOWN + 1; i++) {

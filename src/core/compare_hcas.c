@@ -9,11 +9,14 @@
 static void fix_driver(const struct compare_ctx *c, const void *arg, const char *want, const struct value_group *odd,
 		       const char *nodes, char *buf, size_t size)
 {
+	char first[32];
+
 	(void)c, (void)arg;
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(want, ","), want);
 	snprintf(buf, size,
-		 "on %s (driver %s): use the driver the others use (%s): `modinfo -F version %s` says which package "
-		 "provides it (inbox kernel or MLNX_OFED/DOCA); install that one, then `modprobe -r mlx5_ib %s && "
-		 "modprobe %s` or reboot", nodes, odd->value, want, want, odd->value, want);
+		 "on %s (drivers %s, the others %s): install the package the others take %s from (inbox kernel or "
+		 "MLNX_OFED/DOCA: `modinfo %s | grep -E \"^(filename|version)\"` on one of them says which), then reboot", nodes,
+		 odd->value, want, first, first);
 }
 
 static void fix_hca_count(const struct compare_ctx *c, const void *arg, const char *want,

@@ -33,12 +33,23 @@ static const struct compare_setting *node_setting(const struct compare_node *nod
 	return NULL;
 }
 
+struct setting_arg {
+	const char *name;
+	const char *want_source;   /* where the majority sets it: the fix sets it the same way */
+};
+
+static bool is_file(const char *source)
+{
+	return source && strcmp(source, "environment") != 0;
+}
+
 static void fix_setting(const struct compare_ctx *c, const void *arg, const char *want, const struct value_group *odd,
 			const char *nodes, char *buf, size_t size)
 {
-	const char *name = arg;
+	const struct setting_arg *a = arg;
+	const char *name = a->name;
 	const struct compare_setting *s = node_setting(&c->nodes[odd->items[0].node], name);
-	bool in_file = s && s->source && strcmp(s->source, "environment") != 0;
+	bool in_file = s && is_file(s->source);
 
 	if (strcmp(want, UNSET) == 0 && in_file)
 		snprintf(buf, size, "on %s: delete the line %s=%s from %s, as the others do not set it", nodes, name,
@@ -46,7 +57,9 @@ static void fix_setting(const struct compare_ctx *c, const void *arg, const char
 	else if (strcmp(want, UNSET) == 0)
 		snprintf(buf, size, "on %s: `unset %s` in the job's environment, as the others do not set it", nodes, name);
 	else if (in_file)
-		snprintf(buf, size, "on %s: in %s, %s=%s as on the others", nodes, s->source, name, want);
+		snprintf(buf, size, "on %s: in %s: %s=%s, as on the others", nodes, s->source, name, want);
+	else if (is_file(a->want_source))
+		snprintf(buf, size, "on %s: in %s: %s=%s, as on the others", nodes, a->want_source, name, want);
 	else
 		snprintf(buf, size, "on %s: `export %s=%s` in the job's environment (or %s=%s in /etc/nccl.conf), as on "
 			 "the others", nodes, name, want, name, want);
@@ -73,8 +86,9 @@ static int add_unlisted_majority(struct grouping *g, size_t count)
 static int compare_setting_name(const struct compare_ctx *c, const struct setting_item *set, size_t count,
 				size_t known, size_t *stamp, size_t gen, struct keyed *keyed)
 {
+	struct setting_arg arg = { set[0].name, NULL };
 	struct attribute_rule rule = { "compare.nccl_settings", set[0].name, set[0].name, SEVERITY_WARN, fix_setting,
-				       set[0].name };
+				       &arg };
 	struct grouping g;
 	size_t k = 0;
 	int ret;
@@ -97,6 +111,11 @@ static int compare_setting_name(const struct compare_ctx *c, const struct settin
 		ret = grouping_build(&g, keyed, k, c->n - known);
 		if (ret == 0 && unset > 0)
 			ret = add_unlisted_majority(&g, unset);
+	}
+	if (ret == 0 && g.group_count && g.groups[0].items) {
+		const struct compare_setting *maj = node_setting(&c->nodes[g.groups[0].items[0].node], arg.name);
+
+		arg.want_source = maj ? maj->source : NULL;
 	}
 	if (ret == 0)
 		ret = compare_attribute(c, &rule, &g, false);
