@@ -24,6 +24,9 @@ static const struct compare_setting nccl_env[] = { { "NCCL_IB_HCA", "mlx5", "env
 						   { "NCCL_SOCKET_IFNAME", "eth0", "/etc/nccl.conf" } };
 static const struct compare_setting nccl_odd[] = { { "NCCL_IB_HCA", "mlx5_0", "environment" },
 						   { "NCCL_SOCKET_IFNAME", "eth0", "/etc/nccl.conf" } };
+static const struct compare_setting nccl_extra[] = { { "NCCL_IB_HCA", "mlx5", "environment" },
+						     { "NCCL_SOCKET_IFNAME", "eth0", "/etc/nccl.conf" },
+						     { "NCCL_NET_GDR_LEVEL", "0", "/home/tutu/.nccl.conf" } };
 static const struct compare_check memlock_fails[] = { { "memlock.limit", SEVERITY_FAIL }, { "port.state", SEVERITY_OK } };
 
 /* A set of nodes and the hosts they own (cloned from the fixture to be changed). */
@@ -157,6 +160,17 @@ static int run_compare(struct world *w)
 
 	findings_free(&w->out);
 	ret = compare_nodes(w->nodes, w->n, AF_INET, &w->out);
+	/* every id emitted is one compare_ids lists (and so one README documents) */
+	for (size_t i = 0; i < w->out.count; i++) {
+		const char *const *id = compare_ids;
+
+		while (*id && strcmp(*id, w->out.items[i].id) != 0)
+			id++;
+		if (!*id) {
+			printf("# emitted id %s is not in compare_ids\n", w->out.items[i].id);
+			tap_failed_checks++;
+		}
+	}
 	if (getenv("COMPARE_DUMP"))
 		dump(&w->out, NULL);
 	return ret;
@@ -401,6 +415,13 @@ static void compare_nccl_settings_and_check_summary(void)
 		CHECK(f && f->severity == SEVERITY_WARN && strstr(f->message, "(unset) on b05") &&
 		      strstr(f->fix, "on b05: in /etc/nccl.conf: NCCL_SOCKET_IFNAME=eth0, as on the others"));
 	}
+	/* set on one node only: the unset majority is not listed, the node that sets it is */
+	w.nodes[1].nccl = nccl_extra;
+	w.nodes[1].nccl_count = 3;
+	CHECK(run_compare(&w) == 0);
+	CHECK(names_exactly(&w, "compare.nccl_settings", ",b02,"));
+	CHECK(message_has(&w, "compare.nccl_settings", "NCCL_NET_GDR_LEVEL: 1 of 7 nodes differ: majority (unset) (6 nodes); 0 on b02"));
+	CHECK(fix_has(&w, "compare.nccl_settings", "on b02: delete the line NCCL_NET_GDR_LEVEL=0 from /home/tutu/.nccl.conf"));
 	CHECK(names_exactly(&w, "compare.check_summary", ",b03,b07,"));
 	CHECK(message_has(&w, "compare.check_summary", "memlock.limit: fail on 2 of 7 nodes: b03,b07"));
 	CHECK(fix_has(&w, "compare.check_summary", "roce-doctor check --only memlock.limit"));
