@@ -10,7 +10,7 @@
 #include "model/host.h"
 
 /* A name=value pair with where it came from: a provider and its version (source NULL), or an NCCL setting
- * ("NCCL_IB_HCA", "mlx5", "environment" or the nccl.conf path). */
+ * ("NCCL_IB_HCA", "mlx5", "environment" or the nccl.conf that set it, as model/nccl.h's source). */
 struct compare_setting {
 	const char *name;
 	const char *value;
@@ -47,7 +47,7 @@ struct compare_node {
 	const char *nccl_version;              /* "2.21.5" */
 	const char *gid_index_pinned;          /* NCCL_IB_GID_INDEX as set, NULL when not set */
 	const char *gid_index_source;          /* "environment" or the nccl.conf that set it */
-	const struct compare_setting *nccl;    /* every NCCL_* setting the job would see */
+	const struct compare_setting *nccl;    /* the NCCL_* settings the job would see: the effective one per name */
 	size_t nccl_count;
 	bool nccl_known;
 	enum compare_memlock_kind memlock_kind;

@@ -95,7 +95,7 @@ static int compare_setting_name(const struct compare_ctx *c, const struct settin
 
 	for (size_t i = 0; i < count; i++) {
 		if (i > 0 && set[i].node == set[i - 1].node)
-			continue;   /* the glue passes the effective value first */
+			continue;   /* a name listed twice by one node (not effective twice) counts once */
 		stamp[set[i].node] = gen;
 		keyed[k++] = (struct keyed){ .key = set[i].value ? set[i].value : "", .node = set[i].node };
 	}
@@ -146,7 +146,6 @@ static int compare_settings(const struct compare_ctx *c)
 		for (size_t j = 0; c->nodes[i].nccl_known && j < c->nodes[i].nccl_count; j++)
 			if (c->nodes[i].nccl[j].name)
 				items[count++] = (struct setting_item){ c->nodes[i].nccl[j].name, c->nodes[i].nccl[j].value, i };
-	/* stable by node within a name: the first of a node's duplicates is the one it reported first */
 	qsort(items, count, sizeof(*items), setting_order);
 	for (size_t start = 0, end; ret >= 0 && start < count; start = end) {
 		for (end = start + 1; end < count && strcmp(items[end].name, items[start].name) == 0; end++)
