@@ -139,13 +139,19 @@ int compare_attribute(const struct compare_ctx *c, const struct attribute_rule *
 		text_add(fix, TEXT_MAX, "%s%s", fix[0] && fix[strlen(fix) - 1] != '\n' ? "\n" : "", line);
 	}
 	if (g->group_count > COMPARE_GROUPS_SHOWN + 1) {
-		size_t rest = 0;
+		size_t rest = 0, named = 0;
 
-		for (size_t i = COMPARE_GROUPS_SHOWN + 1; i < g->group_count; i++)
+		/* the fix still names them (bounded), so each can be found */
+		text_add(fix, TEXT_MAX, "\nthe same (to %s) on ", g->groups[0].value);
+		for (size_t i = COMPARE_GROUPS_SHOWN + 1; i < g->group_count; i++) {
+			for (size_t j = 0; j < g->groups[i].count && named < COMPARE_NAMES_SHOWN; j++, named++)
+				text_add(fix, TEXT_MAX, "%s%s", named ? "," : "", c->names[g->groups[i].items[j].node]);
 			rest += g->groups[i].count;
+		}
+		if (rest > named)
+			text_add(fix, TEXT_MAX, " (+%zu more)", rest - named);
 		text_add(message, TEXT_MAX, "; +%zu more values on %zu nodes", g->group_count - COMPARE_GROUPS_SHOWN - 1,
 			 rest);
-		text_add(fix, TEXT_MAX, "\n(the same for the %zu nodes with further values)", rest);
 	}
 	text_add(message, TEXT_MAX, "%s", unknown);
 	finding_add(c->out, r->id, r->severity, r->subject, fix, "%s", message);

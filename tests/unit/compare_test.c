@@ -495,6 +495,44 @@ static void compare_lists_are_bounded(void)
 		w.nodes[2 * i + 1].kernel = "6.5.0";
 	CHECK(run_compare(&w) == 0);
 	CHECK(message_has(&w, "compare.kernel", "6.5.0 on b02,b04,b06,b08,b10,b12,b14,b16 (+2 more)"));
+	/* nine odd values: six described, the rest counted in the message and named in the fix */
+	static const char *const kernels[] = { "5.1", "5.2", "5.3", "5.4", "5.5", "5.6", "5.7", "5.8", "5.9" };
+	world_free(&w);
+	world_init(&w, 25);
+	for (size_t i = 0; i < 9; i++)
+		w.nodes[i].kernel = kernels[i];
+	CHECK(run_compare(&w) == 0);
+	CHECK(message_has(&w, "compare.kernel", "9 of 25 nodes differ: majority 6.8.0-45-generic (16 nodes); 5.1 on b01;"));
+	CHECK(message_has(&w, "compare.kernel", "5.6 on b06; +3 more values on 3 nodes"));
+	CHECK(strstr(not_ok(&w.out, "compare.kernel")->message, "b07") == NULL);
+	CHECK(fix_has(&w, "compare.kernel", "\nthe same (to 6.8.0-45-generic) on b07,b08,b09"));
+	world_free(&w);
+}
+
+/* A node holding one address twice (a VLAN and its parent) and the link-local addresses every node has are not
+ * duplicates between nodes. */
+static void compare_duplicates_are_between_nodes(void)
+{
+	struct world w;
+
+	world_init_owned(&w, 3);
+	set_address(netdev_of(&w.hosts[1], "eth4"), 10, 0, 3, 2, 24);   /* b02's own eth3 address */
+	for (size_t i = 0; i < 3; i++) {
+		struct netdev *nd = netdev_of(&w.hosts[i], "eth5");
+
+		nd->addrs[0].family = AF_INET6;
+		memset(&nd->addrs[0].addr, 0, sizeof(nd->addrs[0].addr));
+		nd->addrs[0].addr.s6_addr[0] = 0xfe;
+		nd->addrs[0].addr.s6_addr[1] = 0x80;
+		nd->addrs[0].addr.s6_addr[15] = 1;
+		nd->addrs[0].prefix_len = 64;
+	}
+	CHECK(run_compare(&w) == 0);
+	CHECK(!not_ok(&w.out, "compare.duplicate_address"));
+	set_address(netdev_of(&w.hosts[2], "eth0"), 10, 0, 0, 1, 24);   /* b01's */
+	CHECK(run_compare(&w) == 0);
+	CHECK(names_exactly(&w, "compare.duplicate_address", ",b01,b03,"));
+	CHECK(count_id(&w.out, "compare.duplicate_address") == 1);
 	world_free(&w);
 }
 
@@ -674,6 +712,7 @@ int main(int argc, char **argv)
 	RUN(compare_tie_says_no_majority);
 	RUN(compare_unknown_is_never_different);
 	RUN(compare_lists_are_bounded);
+	RUN(compare_duplicates_are_between_nodes);
 	RUN(compare_ids_are_documented);
 	RUN(compare_ten_thousand_nodes);
 	host_free(&fixture);
