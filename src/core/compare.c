@@ -1,0 +1,110 @@
+/* compare_nodes: names the nodes (hostname, or file name where hostnames collide) and runs every rule. */
+#include "core/compare.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/compare_group.h"
+
+const char *const compare_ids[] = {
+	"compare.hostname", "compare.kernel", "compare.rdma_core", "compare.providers", "compare.nccl_version",
+	"compare.memlock", "compare.firewall", "compare.driver", "compare.hca_count", "compare.hca_names",
+	"compare.firmware", "compare.port_rate", "compare.link_layer", "compare.mtu", "compare.active_mtu",
+	"compare.gid_index", "compare.gid_index_pinned", "compare.rails", "compare.duplicate_address",
+	"compare.nccl_settings", "compare.check_summary", NULL,
+};
+
+#define COLLISIONS_SHOWN 16
+
+/* Names every node: its hostname where unique, else its file name; "node N" when neither is known. A hostname
+ * two snapshots share is a finding: one of them is stale, or a cloned image kept its name. */
+static int name_nodes(struct compare_ctx *c, char **owned)
+{
+	struct keyed *items = malloc((c->n ? c->n : 1) * sizeof(*items));
+	struct grouping g;
+	size_t count = 0, collisions = 0;
+	int ret;
+
+	if (!items)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->n; i++) {
+		c->names[i] = c->nodes[i].hostname ? c->nodes[i].hostname : c->nodes[i].file;
+		if (c->nodes[i].hostname)
+			items[count++] = (struct keyed){ .key = c->nodes[i].hostname, .node = i };
+	}
+	ret = grouping_build(&g, items, count, c->n - count);
+	for (size_t k = 0; ret == 0 && k < g.group_count && g.groups[k].count > 1; k++) {
+		const struct value_group *vg = &g.groups[k];
+		char files[512] = "";
+
+		for (size_t j = 0; j < vg->count; j++) {
+			const struct compare_node *node = &c->nodes[vg->items[j].node];
+
+			c->names[vg->items[j].node] = node->file;
+			if (j < COMPARE_NAMES_SHOWN)
+				text_add(files, sizeof(files), "%s%s", j ? ", " : "", node->file ? node->file : "(no file)");
+		}
+		if (vg->count > COMPARE_NAMES_SHOWN)
+			text_add(files, sizeof(files), " (+%zu more)", vg->count - COMPARE_NAMES_SHOWN);
+		if (collisions++ < COLLISIONS_SHOWN) {
+			char fix[768];
+
+			snprintf(fix, sizeof(fix),
+				 "drop the stale snapshots among %s, or give each node its own name: "
+				 "`hostnamectl set-hostname NEWNAME` on all but one, then take their snapshots again",
+				 files);
+			finding_add(c->out, "compare.hostname", SEVERITY_FAIL, vg->value, fix,
+				    "hostname %s is in %zu snapshots: %s (named by file name below)", vg->value,
+				    vg->count, files);
+		}
+	}
+	if (ret == 0 && collisions > COLLISIONS_SHOWN)
+		finding_add(c->out, "compare.hostname", SEVERITY_FAIL, "hostnames",
+			    "give each node its own name (`hostnamectl set-hostname NEWNAME`) and snapshot them again",
+			    "%zu more hostnames are in several snapshots", collisions - COLLISIONS_SHOWN);
+	else if (ret == 0 && collisions == 0)
+		finding_add(c->out, "compare.hostname", SEVERITY_OK, "hostnames", NULL,
+			    "every hostname is unique (%zu nodes, %zu without a hostname)", c->n, g.unknown);
+	grouping_free(&g);
+	free(items);
+	/* nodes with neither a hostname nor a file (or colliding without a file) are called by their position */
+	for (size_t i = 0; ret == 0 && i < c->n; i++) {
+		if (c->names[i])
+			continue;
+		if (asprintf(&owned[i], "node%zu", i + 1) < 0) {
+			owned[i] = NULL;
+			return -ENOMEM;
+		}
+		c->names[i] = owned[i];
+	}
+	return ret;
+}
+
+int compare_nodes(const struct compare_node *nodes, size_t n, int family, struct findings *out)
+{
+	struct compare_ctx c = { .nodes = nodes, .n = n, .family = family, .out = out };
+	int (*const rules[])(const struct compare_ctx *) = {
+		compare_software, compare_hcas, compare_ports, compare_gid, compare_addresses, compare_nccl,
+		compare_check_summary,
+	};
+	char **owned;
+	int ret;
+
+	c.names = calloc(n ? n : 1, sizeof(*c.names));
+	owned = calloc(n ? n : 1, sizeof(*owned));
+	if (!c.names || !owned) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = name_nodes(&c, owned);
+	for (size_t i = 0; ret == 0 && i < sizeof(rules) / sizeof(rules[0]); i++)
+		ret = rules[i](&c);
+out:
+	for (size_t i = 0; owned && i < n; i++)
+		free(owned[i]);
+	free(owned);
+	free(c.names);
+	return ret;
+}

@@ -1,0 +1,84 @@
+/* compare's machinery shared by its rules: grouping nodes by a value (one sort), naming the odd groups against
+ * the majority, and the bounded lists of node names. Internal to src/core/compare*.c. */
+#ifndef ROCE_DOCTOR_COMPARE_GROUP_H
+#define ROCE_DOCTOR_COMPARE_GROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/compare.h"
+
+#define COMPARE_NAMES_SHOWN 8    /* node names listed before "+N more" */
+#define COMPARE_GROUPS_SHOWN 6   /* odd values described before "+N more values" */
+
+struct compare_ctx {
+	const struct compare_node *nodes;
+	size_t n;
+	const char **names;          /* what each node is called in findings */
+	int family;
+	struct findings *out;
+};
+
+/* One node's value; a node may appear in several items of one grouping only where a rule says so. */
+struct keyed {
+	const char *key;
+	size_t node;
+};
+
+struct value_group {
+	const char *value;
+	const struct keyed *items;   /* into the grouping's sorted items, ascending node */
+	size_t count;
+};
+
+struct grouping {
+	struct value_group *groups;  /* largest first, then by value */
+	size_t group_count;
+	size_t known, unknown;
+	bool tie;                    /* the two largest groups are equally large: no majority */
+};
+
+/* Sorts items (key then node) in place and groups them; unknown is how many nodes had no value. 0 or -ENOMEM. */
+int grouping_build(struct grouping *g, struct keyed *items, size_t count, size_t unknown);
+void grouping_free(struct grouping *g);
+
+/* "b07,b12 (+3 more)" */
+void compare_node_list(const struct compare_ctx *c, const struct value_group *vg, char *buf, size_t size);
+
+/* Writes the command that brings the nodes of `odd` (first node: odd->items[0].node) from `have` to `want`. */
+typedef void (*compare_fix_fn)(const struct compare_ctx *c, const void *arg, const char *want,
+			       const struct value_group *odd, const char *nodes, char *buf, size_t size);
+
+struct attribute_rule {
+	const char *id;
+	const char *what;            /* "kernel", "netdev MTU of mlx5_0/1" */
+	const char *subject;
+	enum severity severity;
+	compare_fix_fn fix;
+	const void *arg;
+};
+
+/* One finding for a grouped attribute: ok when every known node agrees (when report_ok), else the majority, the
+ * odd values with their nodes and one fix line per odd group. Returns 1 when they differ, 0 when not, -ENOMEM. */
+int compare_attribute(const struct compare_ctx *c, const struct attribute_rule *r, const struct grouping *g,
+		      bool report_ok);
+
+/* Builds and reports in one go from one value per node (keys[i] NULL: unknown). */
+int compare_keys(const struct compare_ctx *c, const struct attribute_rule *r, const char *const *keys, bool report_ok);
+
+/* A growing string for messages and fixes; stops silently at its bound. */
+void text_add(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The host of a node with the majority's HCA names (NULL when no node has a host). 0 or -ENOMEM. */
+int compare_reference_host(const struct compare_ctx *c, const struct host **ref);
+
+/* The rules, by area. Each returns 0 or -ENOMEM. */
+int compare_software(const struct compare_ctx *c);
+int compare_hcas(const struct compare_ctx *c);
+int compare_ports(const struct compare_ctx *c);
+int compare_gid(const struct compare_ctx *c);
+int compare_addresses(const struct compare_ctx *c);
+int compare_nccl(const struct compare_ctx *c);
+int compare_check_summary(const struct compare_ctx *c);
+
+#endif
