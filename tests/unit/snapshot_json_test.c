@@ -181,9 +181,10 @@ static void truncated_document_is_refused(void)
 		char why[768] = "";
 
 		CHECK(snapshot_parse(text, strlen(text), &s, why, sizeof(why)) == -EINVAL);
-		if (!strstr(why, "not a JSON document: premature end of input"))
-			printf("# refused as: %s\n", why);
-		CHECK(strstr(why, "not a JSON document: premature end of input") != NULL);
+		/* Where the cut falls depends on the fixtures' path (it is in the document), so jansson's own words
+		 * vary ("premature end of input", "':' expected near end of file"): the line and our prefix do not. */
+		printf("# refused as: %s\n", why);
+		CHECK(strstr(why, "not a JSON document: ") != NULL && strstr(why, "end of") != NULL);
 		CHECK(strncmp(why, "line ", 5) == 0 && snapshot_is_empty(&s));
 	}
 	CHECK(lines > 50);
