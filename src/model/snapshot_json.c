@@ -16,6 +16,9 @@
 void snapshot_free(struct snapshot *s)
 {
 	host_free(&s->host);
+	if (s->system_known)
+		system_free(&s->system);
+	s->system_known = false;
 	notes_free(&s->warnings);
 }
 

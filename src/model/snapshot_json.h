@@ -10,6 +10,7 @@
 
 #include "model/host.h"
 #include "model/identity.h"
+#include "model/system.h"
 #include "util/notes.h"
 
 #define SNAPSHOT_JSON_SCHEMA "roce-doctor/snapshot/v1"
@@ -21,10 +22,12 @@ struct snapshot {
 	char root[SNAPSHOT_ROOT_MAX];     /* the --root DIR it was taken under, as given; live: has_root false */
 	struct identity identity;
 	struct host host;
+	bool system_known;                /* the `system` member was recorded (null: not recorded) */
+	struct system_state system;       /* what check reads besides the host, when system_known */
 	struct notes warnings;            /* the identity probe's */
 };
 
-/* Frees the host and the warnings; the rest is inline. */
+/* Frees the host, the system sources and the warnings; the rest is inline. */
 void snapshot_free(struct snapshot *s);
 
 /* The whole document, members in the README's order. NULL when out of memory or not representable. */
