@@ -94,5 +94,17 @@ for run in "cx6lx-2port devices" "cx6lx-2port gid" "cx6lx-2port gid --suggest" "
 		"README's JSON section lacks members of --json $* ($fixture)"
 done
 
+# fixtures_readme_paths_test: every path tests/fixtures/README.md cites is in this repository (it once cited the
+# seeds' files, which live outside it). A placeholder (NAME) stands for any entry of its directory.
+cited=$(grep -oE '\b(seeds|rxe-testbed|shared|tests|tools|src|docs|bench|man)/[A-Za-z0-9_./-]*[A-Za-z0-9_]' \
+	"$src/tests/fixtures/README.md" | sort -u)
+absent=""
+for p in $cited; do
+	case $p in */NAME) p=${p%/NAME} ;; esac
+	[ -e "$src/$p" ] || absent="$absent $p"
+done
+judge "${cited:-none}" "$absent" "unused" "tests/fixtures/README.md cites only files of this repository" \
+	"tests/fixtures/README.md cites files not in the repository:"
+
 echo "1..$n"
 exit $((failed > 0))
