@@ -13,6 +13,7 @@
 #include "core/findings_locate.h"
 #include "core/findings_merge.h"
 #include "core/port_table.h"
+#include "core/system_input.h"
 #include "output/check_text.h"
 #include "output/render.h"
 
@@ -118,6 +119,45 @@ static int exit_code_of(enum severity worst)
 	return worst == SEVERITY_FAIL ? 2 : worst == SEVERITY_WARN ? 1 : 0;
 }
 
+/* The one place check's model comes from: probed (live or --root), or the snapshot --from names. Either way
+ * it is a host and a system model, so the rules get the same input. */
+static int get_model(const struct app *app, const struct check_args *args, const struct findings *wanted,
+		     struct host *host, struct system_state *system)
+{
+	char why[512];
+	bool known = false;
+	int code;
+
+	if (!app->from_file) {
+		code = app_probe_host(app, host);
+		if (code != EXIT_OK)
+			return code;
+		if (check_probe_system(app->root_dir, args->user, host, app->family ? app->family : AF_INET, wanted,
+				       system, why, sizeof(why)) == 0)
+			return EXIT_OK;
+		fprintf(stderr, "roce-doctor: %s\n", why);
+		host_free(host);
+		return EXIT_CANNOT_RUN;
+	}
+	code = app_read_snapshot(app, host, system, &known);
+	if (code != EXIT_OK)
+		return code;
+	if (!known)
+		fprintf(stderr, "roce-doctor: snapshot %s was taken without the system sources check reads (an older "
+			"roce-doctor): take it again with `roce-doctor snapshot > FILE`\n", app_from_name(app));
+	else if (args->user && strcmp(args->user, system->user.name) != 0)
+		fprintf(stderr, "roce-doctor: --user %s cannot be used with --from: the snapshot recorded the user %s's "
+			"view (take a snapshot with the user's limits: sudo -u %s roce-doctor snapshot > FILE)\n",
+			args->user, system->user.name, args->user);
+	else
+		return EXIT_OK;
+	code = known ? EXIT_USAGE : EXIT_CANNOT_RUN;
+	if (known)
+		system_free(system);
+	host_free(host);
+	return code;
+}
+
 int cmd_check(struct app *app, int argc, char **argv)
 {
 	struct check_args args = { 0 };
@@ -125,29 +165,35 @@ int cmd_check(struct app *app, int argc, char **argv)
 	struct check_input in = { 0 };
 	struct port_row *rows = NULL;
 	size_t row_count = 0;
-	struct check_probe probe;
+	struct system_state *system;
+	struct nccl_if_list hca;
 	struct host host;
-	char why[512];
 	json_t *doc;
 	int code;
 
-	if (command_parse(&check_argp, COMMON_ROOT | COMMON_FAMILY, argc, argv, &args, app) != 0)
+	if (command_parse(&check_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
 	findings.only = args.only;
 	findings.skip = args.skip;
 	if (args.list)
 		return check_list_emit(app, &findings);
-	code = app_probe_host(app, &host);
-	if (code != EXIT_OK)
-		return code;
-	in.host = &host;
-	in.family = app->family ? app->family : AF_INET;
-	if (check_probe_read(&probe, app->root_dir, args.user, &host, &findings, &in, why, sizeof(why)) < 0) {
-		fprintf(stderr, "roce-doctor: %s\n", why);
-		check_probe_free(&probe);
-		host_free(&host);
+	system = calloc(1, sizeof(*system));   /* ~20 KiB of fixed arrays */
+	if (!system) {
+		fprintf(stderr, "roce-doctor: out of memory\n");
 		return EXIT_CANNOT_RUN;
 	}
+	code = get_model(app, &args, &findings, &host, system);
+	if (code != EXIT_OK) {
+		free(system);
+		return code;
+	}
+	in.host = &host;
+	in.family = app->family ? app->family : AF_INET;
+	system_to_check_input(system, &hca, &in);
+	in.recorded = app->from_file != NULL;
+	/* Printed as check always did: the host's warnings, then those of the sources around it. */
+	for (size_t i = 0; i < system->warnings.count; i++)
+		notes_add(&host.warnings, "%s", system->warnings.items[i]);
 	checks_run(&in, &findings);
 	findings_locate(&findings, &host);
 	doc = NULL;
@@ -164,7 +210,8 @@ int cmd_check(struct app *app, int argc, char **argv)
 	}
 	free(rows);
 	findings_free(&findings);
-	check_probe_free(&probe);
+	system_free(system);
+	free(system);
 	host_free(&host);
 	return code;
 }

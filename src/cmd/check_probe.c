@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd/check_probe.h"
+#include "core/system_input.h"
 #include "probe/container.h"
 #include "probe/local_ports.h"
 #include "probe/proc_environ.h"
@@ -48,10 +49,10 @@ static const char *first_usable_device(const struct check_input *in)
 }
 
 int check_probe_read(struct check_probe *p, const char *root_dir, const char *user, const struct host *host,
-		     const struct findings *wanted, struct check_input *in, char *why, size_t why_size)
+		     const struct findings *wanted, struct check_input *in, struct notes *notes, char *why,
+		     size_t why_size)
 {
 	struct rootfs root;
-	struct notes *notes = (struct notes *)&host->warnings;
 	const struct nccl_setting *s;
 	int ret = rootfs_open(&root, root_dir);
 
@@ -181,4 +182,33 @@ void check_probe_free(struct check_probe *p)
 	gpu_list_free(&p->gpus);
 	nccl_conf_free(&p->nccl);
 	free(p->environ_buf);
+}
+
+int check_probe_system(const char *root_dir, const char *user, const struct host *host, int family,
+		       const struct findings *wanted, struct system_state *out, char *why, size_t why_size)
+{
+	struct check_probe *p = calloc(1, sizeof(*p));   /* fixed arrays of many KiB: not the stack's */
+	struct notes *notes = calloc(1, sizeof(*notes));
+	struct check_input in = { .host = host, .family = family };
+	int ret = p && notes ? 0 : -ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	if (ret < 0)
+		snprintf(why, why_size, "out of memory");
+	if (ret == 0)
+		ret = check_probe_read(p, root_dir, user, host, wanted, &in, notes, why, why_size);
+	/* The environment as check read it: live ours, under --root the capture's. */
+	if (ret == 0 && system_from_check_input(&in, in.live ? environ : p->envp, out) < 0) {
+		ret = -ENOMEM;
+		snprintf(why, why_size, "out of memory");
+	}
+	if (ret == 0)
+		out->warnings = *notes;   /* the strings move to the model */
+	else if (notes)
+		notes_free(notes);
+	if (p)
+		check_probe_free(p);
+	free(p);
+	free(notes);
+	return ret;
 }

@@ -3,6 +3,8 @@
 #define ROCE_DOCTOR_CHECK_PROBE_H
 
 #include "core/checks.h"
+#include "model/system.h"
+#include "util/notes.h"
 
 #define CHECK_ENV_MAX 512
 
@@ -27,9 +29,17 @@ struct check_probe {
 };
 
 /* Fills in from host and the sources under app->root_dir; user NULL: who we run as (live) or root (--root).
- * Sources a --only/--skip selection leaves out are not read. 0, or -errno with why[] naming what failed. */
+ * Sources a --only/--skip selection leaves out are not read; what reading warns about goes to notes. 0, or
+ * -errno with why[] naming what failed. */
 int check_probe_read(struct check_probe *p, const char *root_dir, const char *user, const struct host *host,
-		     const struct findings *wanted, struct check_input *in, char *why, size_t why_size);
+		     const struct findings *wanted, struct check_input *in, struct notes *notes, char *why,
+		     size_t why_size);
 void check_probe_free(struct check_probe *p);
+
+/* check_probe_read as a model that owns what it holds (its warnings included): what check judges live and
+ * under --root, and what a snapshot records (wanted with no selection: every source). in->family picks the
+ * port the live ibv_reg_mr probe tries. 0, or -errno with why[] naming what failed (*out empty). */
+int check_probe_system(const char *root_dir, const char *user, const struct host *host, int family,
+		       const struct findings *wanted, struct system_state *out, char *why, size_t why_size);
 
 #endif

@@ -88,8 +88,7 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--from cannot be used with %s: %s", in->command,
 				   !(in->takes & COMMON_ROOT) ? "it needs this host's live RDMA devices, which a snapshot "
 				   "does not have" : strcmp(in->command, "snapshot") == 0 ? "a snapshot is taken of a host "
-				   "(live or --root DIR), not of another snapshot" : "a snapshot does not record yet what it "
-				   "reads besides the host model (run it with --root on a copied tree)");
+				   "(live or --root DIR), not of another snapshot" : "it needs more than a snapshot records");
 		if (app->from_file && app->root_dir)
 			argp_error(state, "--from and --root exclude each other: a snapshot records the root it was taken "
 				   "under");
@@ -180,7 +179,9 @@ void parse_selection_arg(const struct argp_state *state, const char *arg, struct
 		argp_error(state, "bad device '%s': expected DEV, DEV/PORT, DEV:PORT or a netdev name", arg);
 }
 
-static int read_snapshot_host(const char *file, struct host *host)
+/* Reads the snapshot: its host moves to *host, its system sources to *system (when given; *known says whether
+ * it recorded them); the rest is kept for app_root() and -v. */
+static int read_snapshot(const char *file, struct host *host, struct system_state *system, bool *known)
 {
 	struct snapshot *s = calloc(1, sizeof(*s));   /* the identity is ~100 KiB of fixed fields */
 	char why[1024];
@@ -197,9 +198,15 @@ static int read_snapshot_host(const char *file, struct host *host)
 		free(s);
 		return EXIT_CANNOT_RUN;
 	}
-	/* The host moves to the caller; the rest is kept for app_root() and -v. */
 	*host = s->host;
 	memset(&s->host, 0, sizeof(s->host));
+	if (system) {
+		*known = s->system_known;
+		if (s->system_known)
+			*system = s->system;
+		s->system_known = false;   /* moved: snapshot_free leaves it */
+		memset(&s->system, 0, sizeof(s->system));
+	}
 	recorded.used = true;
 	recorded.has_root = s->has_root;
 	memcpy(recorded.root, s->root, sizeof(recorded.root));
@@ -208,6 +215,16 @@ static int read_snapshot_host(const char *file, struct host *host)
 	snapshot_free(s);
 	free(s);
 	return EXIT_OK;
+}
+
+int app_read_snapshot(const struct app *app, struct host *host, struct system_state *system, bool *known)
+{
+	return read_snapshot(app->from_file, host, system, known);
+}
+
+const char *app_from_name(const struct app *app)
+{
+	return app->from_file && strcmp(app->from_file, "-") ? app->from_file : "(stdin)";
 }
 
 const char *app_root(const struct app *app)
@@ -223,7 +240,7 @@ int app_probe_host(const struct app *app, struct host *host)
 	int ret;
 
 	if (app->from_file)
-		return read_snapshot_host(app->from_file, host);
+		return read_snapshot(app->from_file, host, NULL, NULL);
 	ret = rootfs_open(&root, app->root_dir);
 
 	if (ret < 0) {
@@ -295,7 +312,7 @@ void app_say_sources(const struct app *app, const struct host *host, const struc
 	/* The sources below were asked when the snapshot was taken, not now. */
 	if (app->from_file && recorded.used)
 		fprintf(stderr, "roce-doctor: recorded in snapshot %s (host %s, %s): the sources below answered then\n",
-			strcmp(app->from_file, "-") ? app->from_file : "(stdin)",
+			app_from_name(app),
 			recorded.hostname[0] ? recorded.hostname : "unknown", recorded.time[0] ? recorded.time : "time unknown");
 	for (size_t i = 0; i < host->device_count; i++)
 		for (size_t j = 0; j < host->devices[i].port_count; j++)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "core/port_selection.h"
+#include "model/system.h"
 #include "probe/host.h"
 
 enum exit_code {
@@ -64,6 +65,13 @@ void parse_selection_arg(const struct argp_state *state, const char *arg, struct
  * app->from_file (then app_root() is the root the snapshot was taken under). On failure prints one line
  * (naming the file, line and member for a snapshot) and returns EXIT_CANNOT_RUN. */
 int app_probe_host(const struct app *app, struct host *host);
+
+/* For check --from: the snapshot's host, and its system sources in *system when *known (a snapshot of an older
+ * roce-doctor recorded none). Failure as app_probe_host's. */
+int app_read_snapshot(const struct app *app, struct host *host, struct system_state *system, bool *known);
+
+/* The --from file as messages name it: the path, or "(stdin)" for -. */
+const char *app_from_name(const struct app *app);
 
 /* The --root the host model was read under, as given: app->root_dir, or the snapshot's; NULL when live. */
 const char *app_root(const struct app *app);

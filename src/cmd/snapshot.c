@@ -1,10 +1,12 @@
 /* roce-doctor snapshot: everything the read-only commands decide from, as one JSON document another
  * roce-doctor answers from with --from FILE. */
 #include <errno.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "cmd/check_probe.h"
 #include "cmd/commands.h"
 #include "model/snapshot_json.h"
 #include "probe/identity.h"
@@ -40,23 +42,31 @@ static error_t parse_snapshot(int key, char *arg, struct argp_state *state)
 
 static const struct argp snapshot_argp = {
 	snapshot_options, parse_snapshot, NULL,
-	"Print one JSON document (roce-doctor/snapshot/v1) of everything devices, gid and nccl-env decide from: "
-	"the host model, and identity and versions (host name, UTC time, kernel, rdma-core and its providers, per "
+	"Print one JSON document (roce-doctor/snapshot/v1) of everything devices, gid, nccl-env and check decide "
+	"from: the host model, the system sources check reads (as check reads them for its default user), and identity and versions (host name, UTC time, kernel, rdma-core and its providers, per "
 	"device firmware, board id, driver, PCI address). Unknown is null.\v"
-	"`roce-doctor --from FILE devices|gid|nccl-env' then answers as the command did here. Under --root, the "
+	"`roce-doctor --from FILE devices|gid|nccl-env|check' then answers as the command did here. Under --root, the "
 	"snapshot holds what the tree holds; live-only members are null.",
 	NULL, NULL, NULL,
 };
 
-/* The host model comes from app_probe_host (live or --root); identity reads the same root. */
+/* The host model comes from app_probe_host (live or --root); the system sources as check reads them (every
+ * source, for check's default user; live, the ibv_reg_mr probe runs); identity reads the same root. */
 static int take_snapshot(const struct app *app, struct snapshot *s)
 {
+	const struct findings every = { 0 };
 	struct rootfs root;
+	char why[512];
 	int code = app_probe_host(app, &s->host);
 	int ret;
 
 	if (code != EXIT_OK)
 		return code;
+	if (check_probe_system(app->root_dir, NULL, &s->host, AF_INET, &every, &s->system, why, sizeof(why)) < 0) {
+		fprintf(stderr, "roce-doctor: %s\n", why);
+		return EXIT_CANNOT_RUN;
+	}
+	s->system_known = true;
 	ret = rootfs_open(&root, app->root_dir);
 	if (ret == 0) {
 		ret = identity_probe(&s->identity, &root, &s->host, time(NULL), &s->warnings);
@@ -114,6 +124,8 @@ int cmd_snapshot(struct app *app, int argc, char **argv)
 	/* The warnings are in the document too; on stderr as every command says them. */
 	for (size_t i = 0; code == EXIT_OK && i < s->host.warnings.count; i++)
 		fprintf(stderr, "roce-doctor: warning: %s\n", s->host.warnings.items[i]);
+	for (size_t i = 0; code == EXIT_OK && i < s->system.warnings.count; i++)
+		fprintf(stderr, "roce-doctor: warning: %s\n", s->system.warnings.items[i]);
 	for (size_t i = 0; code == EXIT_OK && i < s->warnings.count; i++)
 		fprintf(stderr, "roce-doctor: warning: %s\n", s->warnings.items[i]);
 	if (code == EXIT_OK)

@@ -30,6 +30,7 @@ struct check_input {
 	/* The system around the ports, read once by cmd/check_probe.c. NULL (or known == false inside) means the
 	 * source was not read: the rule says "unknown" and never guesses. */
 	bool live;                     /* the running host, not a --root tree */
+	bool recorded;                 /* read when a snapshot was taken (check --from), not now */
 	const struct module_list *modules;
 	const struct uverbs_probe *uverbs;
 	const struct user_info *user;          /* whose pam limits and ~/.nccl.conf apply */

@@ -169,8 +169,10 @@ static void check_rules(const struct check_input *in, struct findings *out)
 		return;
 	if (!rs->known) {
 		if (in->live)
-			finding_add(out, "firewall.rules", SEVERITY_INFO, "nftables", "sudo roce-doctor check --only firewall",
-				    "nftables ruleset not read: %s", in->nft_err == -EPERM ?
+			finding_add(out, "firewall.rules", SEVERITY_INFO, "nftables", in->recorded ?
+				    "sudo roce-doctor snapshot > FILE   # as root the snapshot records the ruleset" :
+				    "sudo roce-doctor check --only firewall", "%snftables ruleset not read: %s",
+				    in->recorded ? "recorded in the snapshot: " : "", in->nft_err == -EPERM ?
 				    "reading it needs CAP_NET_ADMIN (run as root)" : strerror(-in->nft_err));
 		else
 			finding_add(out, "firewall.rules", SEVERITY_INFO, "nftables", NULL,

@@ -169,11 +169,13 @@ static void check_register(const struct check_input *in, struct findings *out)
 {
 	const struct register_probe *r = in->reg;
 	char subject[96];
+	/* A live outcome read back from a snapshot says so: it answered then, on that host. */
+	const char *when = in->recorded && in->live ? "recorded in the snapshot: " : "";
 
 	if (!r || !findings_wanted(out, "memlock.register"))
 		return;
 	if (!r->tried) {
-		finding_add(out, "memlock.register", SEVERITY_INFO, "ibv_reg_mr", NULL, "%s",
+		finding_add(out, "memlock.register", SEVERITY_INFO, "ibv_reg_mr", NULL, "%s%s", when,
 			    in->live ? "not tried: no usable RDMA device" :
 				       "unknown: ibv_reg_mr runs only on the live host, not under --root");
 		return;
@@ -181,13 +183,13 @@ static void check_register(const struct check_input *in, struct findings *out)
 	snprintf(subject, sizeof(subject), "%s", r->device[0] ? r->device : "ibv_reg_mr");
 	if (r->err && r->step && (!strcmp(r->step, "ibv_open_device") || !strcmp(r->step, "ibv_get_device_list"))) {
 		/* Not a memory question: rdma.uverbs and kernel.modules say why the device does not open. */
-		finding_add(out, "memlock.register", SEVERITY_INFO, subject, NULL, "not tried: %s failed: %s "
-			    "(see rdma.uverbs)", r->step, strerror(-r->err));
+		finding_add(out, "memlock.register", SEVERITY_INFO, subject, NULL, "%snot tried: %s failed: %s "
+			    "(see rdma.uverbs)", when, r->step, strerror(-r->err));
 		return;
 	}
 	if (r->err == 0) {
-		finding_add(out, "memlock.register", SEVERITY_OK, subject, NULL, "registered %zu MiB with ibv_reg_mr",
-			    r->bytes >> 20);
+		finding_add(out, "memlock.register", SEVERITY_OK, subject, NULL, "%sregistered %zu MiB with ibv_reg_mr",
+			    when, r->bytes >> 20);
 		return;
 	}
 	finding_add(out, "memlock.register", SEVERITY_FAIL, subject,
@@ -196,7 +198,7 @@ static void check_register(const struct check_input *in, struct findings *out)
 			     "sudo prlimit --pid $$ --memlock=unlimited:unlimited   # this shell; for logins and services "
 			     "the memlock.pam and memlock.systemd fixes") :
 			    NULL,
-		    "%s for a %zu MiB registration failed: %s", r->step ? r->step : "ibv_reg_mr", r->bytes >> 20,
+		    "%s%s for a %zu MiB registration failed: %s", when, r->step ? r->step : "ibv_reg_mr", r->bytes >> 20,
 		    strerror(-r->err));
 }
 

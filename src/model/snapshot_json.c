@@ -9,6 +9,7 @@
 
 #include "model/host_json.h"
 #include "model/identity_json.h"
+#include "model/system_json.h"
 
 #define SCHEMA_PREFIX "roce-doctor/snapshot/v"
 #define WARNING_MAX_LEN 8192
@@ -33,8 +34,8 @@ json_t *snapshot_to_json(const struct snapshot *s)
 	bool ok = doc && put(doc, "schema", json_string(SNAPSHOT_JSON_SCHEMA)) &&
 		  put(doc, "root", s->has_root ? json_string(s->root) : json_null()) &&
 		  put(doc, "identity", identity_to_json(&s->identity)) && put(doc, "host", host_to_json(&s->host)) &&
-		  /* The system sources (roce-doctor/system/v1) are not recorded yet: their place is kept. */
-		  put(doc, "system", json_null()) && put(doc, "warnings", warnings = json_array());
+		  /* null: taken without the system sources (an older roce-doctor); check --from refuses it. */
+		  put(doc, "system", s->system_known ? system_to_json(&s->system) : json_null()) && put(doc, "warnings", warnings = json_array());
 
 	for (size_t i = 0; ok && i < s->warnings.count; i++)
 		ok = json_array_append_new(warnings, json_string(s->warnings.items[i])) == 0;
@@ -165,6 +166,26 @@ static int read_host(const json_t *doc, struct snapshot *s, char *why, size_t wh
 	return ret;
 }
 
+/* The system reader names paths from its own top too: under system. null: taken without them. */
+static int read_system(const json_t *doc, struct snapshot *s, char *why, size_t why_size)
+{
+	const json_t *v = json_object_get(doc, "system");
+	char system_why[512];
+	int ret;
+
+	if (json_is_null(v))
+		return 0;
+	ret = system_from_json(v, &s->system, system_why, sizeof(system_why));
+	if (ret == -EINVAL && strncmp(system_why, "document: ", 10) == 0)
+		snprintf(why, why_size, "system: %s", system_why + 10);
+	else if (ret == -EINVAL)
+		snprintf(why, why_size, "system.%s", system_why);
+	else if (ret < 0)
+		snprintf(why, why_size, "%s", strerror(-ret));
+	s->system_known = ret == 0;
+	return ret;
+}
+
 static int read_snapshot(const json_t *doc, struct snapshot *s, char *why, size_t why_size)
 {
 	int ret;
@@ -178,14 +199,13 @@ static int read_snapshot(const json_t *doc, struct snapshot *s, char *why, size_
 		ret = read_root(doc, s, why, why_size);
 	if (ret == 0)
 		ret = identity_from_json(json_object_get(doc, "identity"), "identity", &s->identity, why, why_size);
-	if (ret == 0 && !json_is_null(json_object_get(doc, "system")))
-		ret = invalid(why, why_size, "system", "expected null (the system sources are not recorded by this "
-			      "version), got ", type_name(json_object_get(doc, "system")));
 	if (ret == 0)
 		ret = read_warnings(doc, s, why, why_size);
-	/* Last, as it is the one part that allocates. */
+	/* Last, as they are the parts that allocate. */
 	if (ret == 0)
 		ret = read_host(doc, s, why, why_size);
+	if (ret == 0)
+		ret = read_system(doc, s, why, why_size);
 	return ret;
 }
 

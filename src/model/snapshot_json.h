@@ -1,6 +1,6 @@
 /* The snapshot document (schema roce-doctor/snapshot/v1): everything the read-only commands decide from, as
  * one JSON document — the root it was taken under, identity and versions, the host model, and a place for the
- * system sources (null: not recorded yet). Its one writer and one reader. */
+ * system sources check reads (null: a snapshot of an older roce-doctor). Its one writer and one reader. */
 #ifndef ROCE_DOCTOR_MODEL_SNAPSHOT_JSON_H
 #define ROCE_DOCTOR_MODEL_SNAPSHOT_JSON_H
 

@@ -22,5 +22,6 @@ void system_free(struct system_state *s)
 	free(s->gpus.items);
 	free(s->nccl.items);
 	free(s->env);
+	notes_free(&s->warnings);
 	memset(s, 0, sizeof(*s));
 }

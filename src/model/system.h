@@ -17,6 +17,7 @@
 #include "model/net.h"
 #include "model/user.h"
 #include "model/uverbs.h"
+#include "util/notes.h"
 
 /* Bounds the JSON reader holds a document to, far above what a real host has (the probes' own bounds where
  * they have one: USER_GROUPS_MAX, IPTABLES_TABLES_MAX, NCCL_SETTINGS_MAX). */
@@ -75,6 +76,7 @@ struct system_state {
 	size_t env_count;
 	bool reg_read;
 	struct register_probe reg;
+	struct notes warnings;             /* what reading these sources warned about (after the host's own) */
 };
 
 /* Which environment variables the model keeps: NCCL_* (what NCCL reads) and HOME (where ~/.nccl.conf is).

@@ -421,6 +421,16 @@ static json_t *env_to_json(const struct system_state *s)
 	return finished(list, ok);
 }
 
+static json_t *warnings_to_json(const struct notes *n)
+{
+	json_t *list = json_array();
+	bool ok = list != NULL;
+
+	for (size_t i = 0; ok && i < n->count; i++)
+		ok = append(list, json_string(n->items[i]));
+	return finished(list, ok);
+}
+
 static json_t *step_to_json(const char *step)
 {
 	for (size_t i = 0; step && i < COUNT(steps); i++)
@@ -457,13 +467,15 @@ json_t *system_to_json(const struct system_state *s)
 			     put(doc, "ip_local_port_range", string_or_null(s->port_range)) &&
 			     put(doc, "arp", arp_to_json(s)) && put(doc, "ip_rules", ip_rules_to_json(s)) &&
 			     put(doc, "gpus", gpus_to_json(s)) && put(doc, "nccl", nccl_to_json(s)) &&
-			     put(doc, "environment", env_to_json(s)) && put(doc, "register_probe", register_to_json(s)));
+			     put(doc, "environment", env_to_json(s)) && put(doc, "register_probe", register_to_json(s)) &&
+			     put(doc, "warnings", warnings_to_json(&s->warnings)));
 }
 
 /* ---- reader ---- */
 
 /* obj's member key: an object with no member outside names, or with nullable null (*out = NULL). The path is
- * left at key on success (the caller reads inside, then leaves to *mark). */
+ * left at key when there is an object to read (the caller reads inside, then leaves to *mark); on null or an
+ * error it is back where it was, as the callers that return on null leave nothing behind. */
 static int enter_object(struct reader *r, const json_t *obj, const char *key, bool nullable, const char *const names[],
 			size_t count, const json_t **out, size_t *mark)
 {
@@ -478,7 +490,7 @@ static int enter_object(struct reader *r, const json_t *obj, const char *key, bo
 		ret = invalid(r, "expected %s, got %s", expected, type_name(*out));
 	else if (ret == 0)
 		ret = check_object(r, *out, names, count);
-	if (ret < 0)
+	if (ret < 0 || !*out)
 		path_leave(r, *mark);
 	return ret;
 }
@@ -1387,7 +1399,36 @@ static int read_register(struct reader *r, const json_t *doc, struct system_stat
 static const char *const system_members[] = { "schema", "live", "user", "container", "modules", "uverbs",
 					      "memlock_rlimit", "pam_limits", "systemd", "firewall_procs", "nftables",
 					      "ip_local_port_range", "arp", "ip_rules", "gpus", "nccl", "environment",
-					      "register_probe" };
+					      "register_probe", "warnings" };
+
+#define WARNING_MAX_LEN 8192   /* as host_json's */
+
+/* What reading the sources warned about: strings, at most NOTES_MAX. */
+static int read_warnings(struct reader *r, const json_t *doc, struct notes *n)
+{
+	const json_t *list = NULL;
+	size_t mark;
+	int ret = read_array(r, doc, "warnings", false, NOTES_MAX, &list);
+
+	mark = path_member(r, "warnings");
+	for (size_t i = 0; ret == 0 && i < json_array_size(list); i++) {
+		const json_t *v = json_array_get(list, i);
+		size_t at = path_index(r, i);
+
+		if (!json_is_string(v))
+			ret = invalid(r, "expected a string, got %s", type_name(v));
+		else if (json_string_length(v) > WARNING_MAX_LEN)
+			ret = invalid(r, "expected a string of at most %d bytes, got %zu bytes", WARNING_MAX_LEN,
+				      json_string_length(v));
+		else if (memchr(json_string_value(v), '\0', json_string_length(v)))
+			ret = invalid(r, "expected a string without NUL characters");
+		else if (r->build && !(n->items[n->count++] = strdup(json_string_value(v))))
+			ret = out_of_memory(r);   /* count counted the NULL slot: notes_free frees NULL harmlessly */
+		path_leave(r, at);
+	}
+	path_leave(r, mark);
+	return ret;
+}
 
 static int read_system(struct reader *r, const json_t *doc, struct system_state *s)
 {
@@ -1435,6 +1476,8 @@ static int read_system(struct reader *r, const json_t *doc, struct system_state 
 	s->env = env;
 	if (ret == 0)
 		ret = read_register(r, doc, s);
+	if (ret == 0)
+		ret = read_warnings(r, doc, &s->warnings);
 	return ret;
 }
 

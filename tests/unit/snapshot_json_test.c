@@ -4,8 +4,10 @@
  * a broken line — is refused with one message naming the line or the member, and leaves nothing behind. */
 #include <dirent.h>
 #include <errno.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 
+#include "cmd/check_probe.h"
 #include "fixture_host.h"
 #include "model/snapshot_json.h"
 #include "probe/identity.h"
@@ -29,6 +31,13 @@ static int snapshot_of(const char *name, struct snapshot *s)
 		return ret;
 	ret = identity_probe(&s->identity, &root, &s->host, FIXED_TIME, &s->warnings);
 	rootfs_close(&root);
+	if (ret == 0) {
+		const struct findings every = { 0 };
+		char why[512];
+
+		ret = check_probe_system(path, NULL, &s->host, AF_INET, &every, &s->system, why, sizeof(why));
+		s->system_known = ret == 0;
+	}
 	snprintf(s->root, sizeof(s->root), "%s", path);
 	s->has_root = true;
 	return ret;
@@ -222,8 +231,8 @@ static void member_of_wrong_type_is_refused(void)
 	json_object_set_new(doc, "root", json_true());
 	REFUSED(doc, "root: expected a directory name or null, got a boolean");
 	doc = good_doc();
-	json_object_set_new(doc, "system", json_object());
-	REFUSED(doc, "system: expected null (the system sources are not recorded by this version), got an object");
+	json_object_set_new(doc, "system", json_true());
+	REFUSED(doc, "system: expected an object, got a boolean");
 	doc = good_doc();
 	json_object_set_new(json_object_get(doc, "host"), "devices", json_string("mlx5_0"));
 	REFUSED(doc, "host.devices: expected an array of at most 256 entries, got a string");
@@ -237,6 +246,53 @@ static void member_of_wrong_type_is_refused(void)
 	doc = good_doc();
 	json_object_set_new(doc, "warnings", json_pack("[i]", 3));
 	REFUSED(doc, "warnings[0]: expected a string of at most 8192 bytes (no NUL), got an integer");
+}
+
+/* The system sources are read by the system reader: what it refuses is named under system. */
+static void bad_system_member_is_refused_with_its_path(void)
+{
+	json_t *doc = good_doc();
+
+	json_object_set_new(doc, "system", json_object());
+	REFUSED(doc, "system.schema: missing (expected \"roce-doctor/system/v1\")");
+	doc = good_doc();
+	json_object_set_new(json_object_get(doc, "system"), "live", json_string("yes"));
+	REFUSED(doc, "system.live: expected true or false, got a string");
+	doc = good_doc();
+	json_object_set_new(json_object_get(json_object_get(doc, "system"), "user"), "uid", json_integer(-1));
+	REFUSED(doc, "system.user.uid: expected an integer from 0 to 4294967295, got -1");
+	doc = good_doc();
+	json_object_set_new(json_object_get(doc, "system"), "warnings", json_pack("[s,i]", "a note", 3));
+	REFUSED(doc, "system.warnings[1]: expected a string, got an integer");
+	doc = good_doc();
+	json_object_set_new(json_object_get(doc, "system"), "firewalld", json_null());
+	REFUSED(doc, "system.firewalld: unknown member");
+	doc = good_doc();
+	json_object_del(json_object_get(doc, "system"), "nccl");
+	REFUSED(doc, "system.nccl: missing (expected an object or null)");
+}
+
+/* A snapshot of an older roce-doctor (system null) is still read: check --from refuses it, not the reader. */
+static void system_null_is_still_a_snapshot(void)
+{
+	static struct snapshot s;
+	json_t *doc = good_doc();
+	char *text, why[768] = "";
+
+	json_object_set_new(doc, "system", json_null());
+	text = json_dumps(doc, JSON_COMPACT);
+	CHECK(text && snapshot_parse(text, strlen(text), &s, why, sizeof(why)) == 0);
+	CHECK(!s.system_known && s.host.device_count > 0);
+	snapshot_free(&s);
+	free(text);
+	json_decref(doc);
+	doc = good_doc();
+	text = json_dumps(doc, JSON_COMPACT);
+	CHECK(text && snapshot_parse(text, strlen(text), &s, why, sizeof(why)) == 0);
+	CHECK(s.system_known && s.system.nccl_read && !s.system.live);
+	snapshot_free(&s);
+	free(text);
+	json_decref(doc);
 }
 
 static void missing_or_unknown_member_is_refused(void)
@@ -311,6 +367,8 @@ int main(int argc, char **argv)
 	RUN(truncated_document_is_refused);
 	RUN(another_schema_or_a_newer_version_is_refused);
 	RUN(member_of_wrong_type_is_refused);
+	RUN(bad_system_member_is_refused_with_its_path);
+	RUN(system_null_is_still_a_snapshot);
 	RUN(missing_or_unknown_member_is_refused);
 	RUN(oversized_array_or_string_is_refused);
 	RUN(stream_of_snapshots_or_broken_line_is_refused_with_its_line);

@@ -93,7 +93,7 @@ static void fixture_round_trips(const char *name)
 	snprintf(path, sizeof(path), "%s/%s", fixtures_dir, name);
 	CHECK(probe_fixture(name, &host) == 0);
 	in.host = again.host = &host;
-	if (check_probe_read(&p, path, NULL, &host, &everything, &in, why, sizeof(why)) < 0) {
+	if (check_probe_read(&p, path, NULL, &host, &everything, &in, &host.warnings, why, sizeof(why)) < 0) {
 		printf("# %s: check_probe_read: %s\n", name, why);
 		CHECK(0);
 		check_probe_free(&p);
