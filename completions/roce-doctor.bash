@@ -60,7 +60,7 @@ _roce_doctor()
 		help) COMPREPLY=($(compgen -W "$_roce_doctor_commands" -- "$cur")) ;;
 		devices) COMPREPLY=($(compgen -W "--brief --from --json --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
 		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --netdev --from --json --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
-		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --color --verbose --json --help" -- "$cur")) ;;
+		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --color --from --verbose --json --help" -- "$cur")) ;;
 		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --from --json --verbose --help" -- "$cur")) ;;
 		snapshot) COMPREPLY=($(compgen -W "--json-lines --json --verbose --help" -- "$cur")) ;;
 		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --json --verbose --help" -- "$cur")) ;;

@@ -36,7 +36,7 @@ static const struct argp_option check_options[] = {
 	{ "skip", OPT_SKIP, "ID[,...]", 0, "Leave out the check ID (exact id; repeatable, comma lists)", 0 },
 	{ "list", OPT_LIST, NULL, 0, "List every check id with its area and what it looks at, and run nothing", 0 },
 	{ "user", OPT_USER, "NAME", 0, "Judge pam limits and ~/.nccl.conf for NAME (default: who runs check; root "
-	  "under --root)", 0 },
+	  "under --root; with --from only the user the snapshot recorded)", 0 },
 	{ "color", OPT_COLOR, "WHEN", 0, "Colour the text: auto (default) on a terminal unless NO_COLOR is "
 	  "set or TERM=dumb; always (also wraps to $COLUMNS, as on a terminal); never", 0 },
 	{ 0 }

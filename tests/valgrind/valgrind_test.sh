@@ -28,13 +28,13 @@ for f in "${fixtures[@]}"; do
 		fi
 	done
 done
-# snapshot, and --from it (a good one, a cut one, a newer one): the snapshot reader under valgrind too.
+# snapshot, and --from it (a good one, a cut one, a newer one; check too): the snapshot reader under valgrind.
 snap=$(mktemp) cut=$(mktemp)
 trap 'rm -f "$log" "$snap" "$cut"' EXIT
 "$BIN" --root "$FIX/cx6lx-2port" snapshot >"$snap" 2>/dev/null
 head -c 3000 "$snap" >"$cut"
 for cmd in "snapshot" "--root $FIX/softroce snapshot --json-lines" "--from $snap devices" "--from $snap gid --suggest" \
-	"--from $snap --json nccl-env" "--from $cut gid" "--from $FIX devices"; do
+	"--from $snap --json nccl-env" "--from $snap check" "--from $cut gid" "--from $FIX devices"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 \
