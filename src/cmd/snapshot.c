@@ -43,7 +43,8 @@ static error_t parse_snapshot(int key, char *arg, struct argp_state *state)
 static const struct argp snapshot_argp = {
 	snapshot_options, parse_snapshot, NULL,
 	"Print one JSON document (roce-doctor/snapshot/v1) of everything devices, gid, nccl-env and check decide "
-	"from: the host model, the system sources check reads (as check reads them for its default user), and identity and versions (host name, UTC time, kernel, rdma-core and its providers, per "
+	"from: the host model, the system sources check reads (as check reads them for its default user), and "
+	"identity and versions (host name, UTC time, kernel, rdma-core and its providers, per "
 	"device firmware, board id, driver, PCI address). Unknown is null.\v"
 	"`roce-doctor --from FILE devices|gid|nccl-env|check' then answers as the command did here. Under --root, the "
 	"snapshot holds what the tree holds; live-only members are null.",

@@ -35,7 +35,8 @@ json_t *snapshot_to_json(const struct snapshot *s)
 		  put(doc, "root", s->has_root ? json_string(s->root) : json_null()) &&
 		  put(doc, "identity", identity_to_json(&s->identity)) && put(doc, "host", host_to_json(&s->host)) &&
 		  /* null: taken without the system sources (an older roce-doctor); check --from refuses it. */
-		  put(doc, "system", s->system_known ? system_to_json(&s->system) : json_null()) && put(doc, "warnings", warnings = json_array());
+		  put(doc, "system", s->system_known ? system_to_json(&s->system) : json_null()) &&
+		  put(doc, "warnings", warnings = json_array());
 
 	for (size_t i = 0; ok && i < s->warnings.count; i++)
 		ok = json_array_append_new(warnings, json_string(s->warnings.items[i])) == 0;
