@@ -117,8 +117,12 @@ static void probe_live(struct identity *id, struct notes *notes)
 {
 	struct utsname u;
 	char path[PATH_MAX] = "";
+	char host[sizeof(id->hostname)];
 
-	if (gethostname(id->hostname, sizeof(id->hostname)) < 0 || !memchr(id->hostname, '\0', sizeof(id->hostname)))
+	/* Into a local first: gcc 12's -Wnonnull, under -fsanitize=undefined at -O2, cannot prove id is not NULL. */
+	if (gethostname(host, sizeof(host)) == 0 && memchr(host, '\0', sizeof(host)))
+		copy_text(id->hostname, sizeof(id->hostname), host);
+	else
 		id->hostname[0] = '\0';
 	if (uname(&u) == 0)
 		copy_text(id->kernel_release, sizeof(id->kernel_release), u.release);
