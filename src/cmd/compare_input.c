@@ -104,6 +104,26 @@ static int doc_append(struct scan *sc, char c)
 	return 0;
 }
 
+/* A document that does not end: the parser names where the text stops being JSON. */
+static int truncated(struct scan *sc, unsigned long next_line, char *why, size_t why_size)
+{
+	struct snapshot snap;
+	char detail[768];
+
+	sc->doc[sc->len] = '\0';
+	if (snapshot_parse(sc->doc, sc->len, &snap, detail, sizeof(detail)) == 0) {
+		snapshot_free(&snap);
+		snprintf(detail, sizeof(detail), "unbalanced braces");
+	}
+	if (next_line)
+		snprintf(why, why_size, "snapshot %s line %lu: truncated (line %lu starts the next document): %s",
+			 sc->name, sc->start_line, next_line, detail);
+	else
+		snprintf(why, why_size, "snapshot %s line %lu: truncated at the end of the input: %s", sc->name,
+			 sc->start_line, detail);
+	return -EINVAL;
+}
+
 static int scan_line(struct compare_inputs *in, struct scan *sc, const char *line, size_t len, unsigned long lineno,
 		     char *why, size_t why_size)
 {
@@ -119,6 +139,10 @@ static int scan_line(struct compare_inputs *in, struct scan *sc, const char *lin
 	} else if (sc->depth == 0) {
 		*sc->prefix = '\0';
 	}
+	/* '{' in column 0 inside a document: no pretty printer indents so little, so the line before was cut off
+	 * (a JSON lines stream with a broken line) */
+	if (sc->depth > 0 && len > 0 && line[0] == '{' && !sc->in_string)
+		return truncated(sc, lineno, why, why_size);
 	for (size_t i = 0; i < len; i++) {
 		char c = line[i];
 
@@ -184,16 +208,14 @@ static int read_stream(struct compare_inputs *in, FILE *f, const char *name, cha
 			break;
 		}
 		if (len > 0 && line[len - 1] == '\n')
-			len--;
+			line[--len] = '\0';
 		ret = scan_line(in, &sc, line, (size_t)len, lineno, why, why_size);
 	}
 	if (ret == 0 && ferror(f)) {
 		ret = -errno ? -errno : -EIO;
 		snprintf(why, why_size, "cannot read %s: %s", name, strerror(-ret));
 	} else if (ret == 0 && sc.depth > 0) {
-		snprintf(why, why_size, "snapshot %s line %lu: truncated: the document that starts there does not end "
-			 "(line %lu is the last)", name, sc.start_line, lineno);
-		ret = -EINVAL;
+		ret = truncated(&sc, 0, why, why_size);
 	} else if (ret == 0 && sc.docs == 0) {
 		snprintf(why, why_size, "%s: no snapshot in it (empty)", name);
 		ret = -EINVAL;

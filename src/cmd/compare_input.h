@@ -16,7 +16,7 @@
 
 /* The data one node owns; node points into it. */
 struct compare_owned {
-	struct host host;
+	struct host *host;           /* its own allocation: the owned array moves as it grows, nodes point here */
 	char *hostname, *file, *kernel, *rdma_core, *firewall, *gid_pinned, *gid_source;
 	struct compare_setting *providers;
 	struct compare_board *boards;

@@ -48,7 +48,7 @@ static char *firewall_of(const struct system_state *s)
 static int system_members(const struct snapshot *s, struct compare_owned *own, struct compare_node *node)
 {
 	const struct system_state *sys = &s->system;
-	struct check_input in = { .host = &own->host, .family = AF_INET };
+	struct check_input in = { .host = own->host, .family = AF_INET };
 	struct findings f = { 0 };
 	struct nccl_if_list hca;
 	size_t n = 0;
@@ -116,7 +116,10 @@ int compare_node_from_snapshot(struct snapshot *s, const char *file, const char 
 
 	memset(own, 0, sizeof(*own));
 	memset(node, 0, sizeof(*node));
-	own->host = s->host;
+	own->host = malloc(sizeof(*own->host));
+	if (!own->host)
+		return -ENOMEM;
+	*own->host = s->host;
 	memset(&s->host, 0, sizeof(s->host));
 	own->hostname = dup_or_null(*id->hostname ? id->hostname : prefix_host);
 	own->file = dup_or_null(file);
@@ -128,7 +131,7 @@ int compare_node_from_snapshot(struct snapshot *s, const char *file, const char 
 		ret = -ENOMEM;
 	node->hostname = own->hostname;
 	node->file = own->file;
-	node->host = &own->host;
+	node->host = own->host;
 	node->kernel = own->kernel;
 	node->rdma_core = own->rdma_core;
 	for (size_t i = 0; ret == 0 && i < id->provider_count; i++) {
@@ -187,6 +190,8 @@ void compare_owned_free(struct compare_owned *own)
 	free(own->firewall);
 	free(own->gid_pinned);
 	free(own->gid_source);
-	host_free(&own->host);
+	if (own->host)
+		host_free(own->host);
+	free(own->host);
 	memset(own, 0, sizeof(*own));
 }

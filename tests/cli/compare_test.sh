@@ -49,6 +49,13 @@ cat "$S"/*.jsonl >"$scratch/all.stream"
 [ "$rc" -eq 1 ] && named n2,n4
 result "stdin: JSON lines" $?
 
+# 100 nodes (past the first allocation of 64): n2's MTU copy planted once, renamed
+{ for i in $(seq 1 99); do sed "s/\"hostname\":\"n1\"/\"hostname\":\"m$i\"/" "$S/n1.jsonl"; done
+  sed 's/"hostname":"n2"/"hostname":"m100"/' "$S/n2.jsonl"; } >"$scratch/hundred.stream"
+"$BIN" --json compare - <"$scratch/hundred.stream" >"$out" 2>"$err"; rc=$?
+[ "$rc" -eq 1 ] && named m100
+result "100 nodes on stdin: the one odd node named" $?
+
 for i in 1 2 3 4 5; do "$BIN" --root "$scratch/n$i" snapshot; done >"$scratch/pretty.json" 2>/dev/null
 run --json compare "$scratch/pretty.json"
 [ "$rc" -eq 1 ] && named n2,n4
