@@ -25,7 +25,7 @@ static json_t *fix_lines(const char *fix)
 	return lines;
 }
 
-static json_t *finding_json(const struct finding *it)
+json_t *finding_json(const struct finding *it)
 {
 	json_t *covers = json_array();
 	char area[40];

@@ -6,6 +6,9 @@
 
 #include "core/port_table.h"
 
+/* One finding as check/v1 writes it (compare/v1 adds "nodes"). */
+json_t *finding_json(const struct finding *it);
+
 /* NULL when out of memory. */
 json_t *check_report_doc(const struct findings *f, const struct port_row *rows, size_t row_count);
 

@@ -17,6 +17,7 @@ int cmd_nccl_env(struct app *app, int argc, char **argv);
 int cmd_serve(struct app *app, int argc, char **argv);
 int cmd_bw(struct app *app, int argc, char **argv);
 int cmd_snapshot(struct app *app, int argc, char **argv);
+int cmd_compare(struct app *app, int argc, char **argv);
 int cmd_lat(struct app *app, int argc, char **argv);
 
 #endif

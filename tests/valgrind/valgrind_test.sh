@@ -36,7 +36,8 @@ trap 'rm -f "$log" "$snap" "$cut"' EXIT
 "$BIN" --root "$FIX/cx6lx-2port" snapshot >"$snap" 2>/dev/null
 head -c 3000 "$snap" >"$cut"
 for cmd in "snapshot" "--root $FIX/softroce snapshot --json-lines" "--from $snap devices" "--from $snap gid --suggest" \
-	"--from $snap --json nccl-env" "--from $snap check" "--from $cut gid" "--from $FIX devices"; do
+	"--from $snap --json nccl-env" "--from $snap check" "--from $cut gid" "--from $FIX devices" \
+	"compare $snap $snap" "--json compare -v $snap $snap $snap" "compare $snap $cut" "compare $FIX"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 "${supp[@]}" \

@@ -1,0 +1,295 @@
+/* roce-doctor compare SNAPSHOT...: the nodes of a job side by side, the odd ones out named with their fixes. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "cmd/check_report.h"
+#include "cmd/commands.h"
+#include "cmd/compare_input.h"
+#include "core/compare.h"
+#include "output/compare_text.h"
+#include "output/render.h"
+
+#define ARGS_MAX 4096
+
+struct compare_args {
+	const char *sources[ARGS_MAX];
+	size_t count;
+};
+
+static error_t parse_compare(int key, char *arg, struct argp_state *state)
+{
+	struct compare_args *a = state->input;
+
+	switch (key) {
+	case ARGP_KEY_ARG:
+		if (a->count >= ARGS_MAX)
+			argp_error(state, "too many SNAPSHOT arguments (at most %d): give a directory or -", ARGS_MAX);
+		a->sources[a->count++] = arg;
+		return 0;
+	case ARGP_KEY_END:
+		if (a->count == 0)
+			argp_error(state, "no SNAPSHOT given: files, directories, or - for stdin");
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp compare_argp = {
+	NULL, parse_compare, "SNAPSHOT...",
+	"Compare the snapshots of a job's nodes (`roce-doctor snapshot --json-lines` on each) and name the odd nodes "
+	"out against the majority: kernel, rdma-core, HCAs, firmware, MTUs, GID index, rails, NCCL settings, memlock, "
+	"firewall. SNAPSHOT is a file (one or more documents, or JSON lines), a directory (every *.json and *.jsonl "
+	"in it), or - for stdin (pdsh's \"host: \" line prefix is accepted). Prints a node x attribute table (odd "
+	"cells end in !), the findings that are not ok with their fixes, then the verdict; -v also prints the ok "
+	"ones. At most 100000 snapshots and 4 GiB of input.\vExit status: 0 when nothing is worse than info, 1 when "
+	"the worst is warn, 2 when the worst is fail, 3 when a snapshot cannot be read or is not valid (one line "
+	"naming the file, line and member; no report), 64 for usage errors.",
+	NULL, NULL, NULL,
+};
+
+/* The name compare_nodes gives a node: its hostname, or its file where hostnames collide. */
+static int cmp_host(const void *a, const void *b, void *arg)
+{
+	const struct compare_node *n = arg;
+	const char *x = n[*(const size_t *)a].hostname, *y = n[*(const size_t *)b].hostname;
+
+	return strcmp(x ? x : "", y ? y : "");
+}
+
+static int node_names(const struct compare_inputs *in, const char **names)
+{
+	size_t *order = malloc((in->count ? in->count : 1) * sizeof(*order));
+
+	if (!order)
+		return -ENOMEM;
+	for (size_t i = 0; i < in->count; i++) {
+		order[i] = i;
+		names[i] = in->nodes[i].hostname ? in->nodes[i].hostname : in->nodes[i].file;
+	}
+	qsort_r(order, in->count, sizeof(*order), cmp_host, in->nodes);
+	for (size_t i = 0; i + 1 < in->count; i++) {
+		const char *h = in->nodes[order[i]].hostname;
+
+		if (h && in->nodes[order[i + 1]].hostname && strcmp(h, in->nodes[order[i + 1]].hostname) == 0) {
+			names[order[i]] = in->nodes[order[i]].file;
+			names[order[i + 1]] = in->nodes[order[i + 1]].file;
+		}
+	}
+	free(order);
+	return 0;
+}
+
+static bool name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+	       c == '.' || c == '/' || c == ':';
+}
+
+/* Whether text names name as a whole word (node lists are "b07,b12 (+3 more)"). */
+static bool names_node(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = text ? strstr(text, name) : NULL; p; p = strstr(p + 1, name)) {
+		const char *end = p + len;
+
+		/* a trailing '.' or ':' ends a sentence, not the name */
+		if ((p == text || !name_char(p[-1])) &&
+		    (!name_char(*end) || ((*end == '.' || *end == ':') && !name_char(end[1]))))
+			return true;
+	}
+	return false;
+}
+
+/* "a,b" of the distinct values, in first-seen order. */
+static void add_distinct(char *buf, size_t size, const char *value)
+{
+	size_t len = strlen(value), used = strlen(buf);
+
+	for (const char *p = buf; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		if (strncmp(p, value, len) == 0 && (p[len] == ',' || p[len] == '\0'))
+			return;
+	}
+	snprintf(buf + used, size - used, "%s%s", used ? "," : "", value);
+}
+
+static json_t *node_json(const struct compare_node *n, const char *name)
+{
+	const struct host *h = n->host;
+	char fw[256] = "", mtu[128] = "";
+
+	for (size_t d = 0; h && d < h->device_count; d++) {
+		const struct rdma_device *dev = &h->devices[d];
+
+		if (*dev->fw_ver)
+			add_distinct(fw, sizeof(fw), dev->fw_ver);
+		for (size_t p = 0; p < dev->port_count; p++) {
+			const struct netdev *nd = *dev->ports[p].netdev ? host_find_netdev(h, dev->ports[p].netdev) : NULL;
+			char v[16];
+
+			if (nd && nd->mtu > 0) {
+				snprintf(v, sizeof(v), "%d", nd->mtu);
+				add_distinct(mtu, sizeof(mtu), v);
+			}
+		}
+	}
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o}", "name", name, "hostname",
+			 json_str_or_null(n->hostname), "file", json_str_or_null(n->file), "kernel",
+			 json_str_or_null(n->kernel), "rdma_core", json_str_or_null(n->rdma_core), "hcas",
+			 (json_int_t)(h ? h->device_count : 0), "firmware", json_str_or_null(fw), "mtu",
+			 json_str_or_null(mtu), "gid_index_pinned", json_str_or_null(n->gid_index_pinned));
+}
+
+static const char *const table_members[] = { "kernel", "rdma_core", "hcas", "firmware", "mtu", "gid_index_pinned" };
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Marks the cells of a column that differ from its most common value: what the table ends in '!'. */
+static int mark_column(json_t *nodes, const char *member)
+{
+	size_t n = json_array_size(nodes), best = 0, run = 0;
+	char **cells = calloc(n ? n : 1, sizeof(*cells));
+	const char *majority = NULL;
+	json_t *it;
+	size_t i;
+
+	if (!cells)
+		return -ENOMEM;
+	json_array_foreach(nodes, i, it) {
+		char buf[256];
+
+		render_cell(json_object_get(it, member), buf, sizeof(buf));
+		cells[i] = strdup(buf);
+		if (!cells[i]) {
+			for (size_t k = 0; k < i; k++)
+				free(cells[k]);
+			free(cells);
+			return -ENOMEM;
+		}
+	}
+	{
+		char **sorted = malloc((n ? n : 1) * sizeof(*sorted));
+
+		if (!sorted) {
+			for (size_t k = 0; k < n; k++)
+				free(cells[k]);
+			free(cells);
+			return -ENOMEM;
+		}
+		memcpy(sorted, cells, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), cmp_str);
+		for (size_t k = 0; k < n; k++) {
+			run = k && strcmp(sorted[k], sorted[k - 1]) == 0 ? run + 1 : 1;
+			if (run > best) {
+				best = run;
+				majority = sorted[k];
+			}
+		}
+		json_array_foreach(nodes, i, it)
+			if (majority && strcmp(cells[i], majority) != 0 && strcmp(cells[i], "-") != 0)
+				json_object_set_new(json_object_get(it, "marked"), member, json_true());
+		free(sorted);
+	}
+	for (size_t k = 0; k < n; k++)
+		free(cells[k]);
+	free(cells);
+	return 0;
+}
+
+static json_t *compare_doc(const struct compare_inputs *in, const struct findings *f, const char **names)
+{
+	json_t *doc = doc_new("compare"), *nodes = json_array(), *list = json_array();
+	size_t counts[4] = { 0 };
+
+	if (!doc || !nodes || !list)
+		goto fail;
+	for (size_t i = 0; i < in->count; i++) {
+		json_t *node = node_json(&in->nodes[i], names[i]);
+
+		if (!node || json_object_set_new(node, "marked", json_object()) < 0 ||
+		    json_array_append_new(nodes, node) < 0)
+			goto fail;
+	}
+	for (size_t c = 0; c < sizeof(table_members) / sizeof(table_members[0]); c++)
+		if (mark_column(nodes, table_members[c]) < 0)
+			goto fail;
+	for (size_t k = 0; k < f->count; k++) {
+		const struct finding *it = &f->items[k];
+		json_t *obj = finding_json(it), *named = json_array();
+
+		counts[it->severity]++;
+		for (size_t i = 0; obj && named && it->severity != SEVERITY_OK && i < in->count; i++)
+			if (names_node(it->message, names[i]) || names_node(it->subject, names[i]))
+				json_array_append_new(named, json_string(names[i]));
+		if (!obj || !named || json_object_set_new(obj, "nodes", named) < 0 || json_array_append_new(list, obj) < 0)
+			goto fail;
+	}
+	json_object_set_new(doc, "verdict", json_string(severity_name(findings_worst(f))));
+	json_object_set_new(doc, "counts", json_pack("{s:I, s:I, s:I, s:I, s:I}", "nodes", (json_int_t)in->count,
+						     "ok", (json_int_t)counts[0], "info", (json_int_t)counts[1],
+						     "warn", (json_int_t)counts[2], "fail", (json_int_t)counts[3]));
+	json_object_set_new(doc, "nodes", nodes);
+	json_object_set_new(doc, "findings", list);
+	return doc;
+fail:
+	json_decref(doc);
+	json_decref(nodes);
+	json_decref(list);
+	return NULL;
+}
+
+static bool verbose_text;
+
+static void print_compare(FILE *out, const json_t *doc)
+{
+	compare_text_print(out, doc, verbose_text);
+}
+
+int cmd_compare(struct app *app, int argc, char **argv)
+{
+	struct compare_args args = { 0 };
+	struct compare_inputs in = { 0 };
+	struct findings findings = { 0 };
+	const char **names = NULL;
+	char why[1024];
+	json_t *doc = NULL;
+	int code = EXIT_CANNOT_RUN, ret = 0;
+
+	if (command_parse(&compare_argp, COMMON_FAMILY, argc, argv, &args, app) != 0)
+		return EXIT_USAGE;
+	for (size_t i = 0; ret == 0 && i < args.count; i++)
+		ret = compare_inputs_add(&in, args.sources[i], why, sizeof(why));
+	if (ret == -ENOMEM)
+		snprintf(why, sizeof(why), "cannot read the snapshots: %s", strerror(ENOMEM));
+	if (ret < 0) {
+		fprintf(stderr, "roce-doctor: %s\n", why);
+		goto out;
+	}
+	names = calloc(in.count ? in.count : 1, sizeof(*names));
+	if (names && node_names(&in, names) == 0 &&
+	    compare_nodes(in.nodes, in.count, app->family ? app->family : AF_INET, &findings) == 0)
+		doc = compare_doc(&in, &findings, names);
+	if (!doc) {
+		fprintf(stderr, "roce-doctor: cannot build the report: %s\n", strerror(ENOMEM));
+		goto out;
+	}
+	verbose_text = app->verbose > 0;
+	{
+		enum severity worst = findings_worst(&findings);
+
+		code = app_emit(app, doc, NULL, print_compare,
+				worst == SEVERITY_FAIL ? 2 : worst == SEVERITY_WARN ? 1 : 0);
+	}
+	json_decref(doc);
+out:
+	free(names);
+	findings_free(&findings);
+	compare_inputs_free(&in);
+	return code;
+}

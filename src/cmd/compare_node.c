@@ -1,0 +1,197 @@
+/* snapshot -> compare_node. The strings a node keeps are copied, so the snapshot (kilobytes of identity and
+ * system sources) is freed right after: memory stays near the host models themselves. */
+#include "cmd/compare_node.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "core/checks.h"
+#include "core/system_input.h"
+
+static char *dup_or_null(const char *s)
+{
+	return s && *s ? strdup(s) : NULL;
+}
+
+/* "libmlx5-rdmav34.so" -> "rdmav34": the provider ABI its file carries. */
+static char *provider_version(const char *file)
+{
+	const char *base = strrchr(file, '/'), *v;
+
+	base = base ? base + 1 : file;
+	v = strstr(base, "-rdmav");
+	if (!v)
+		return strdup("?");
+	v++;
+	return strndup(v, strcspn(v, "."));
+}
+
+/* What the firewall is, as one comparable word: firewalld, nftables with its rule count, or none. */
+static char *firewall_of(const struct system_state *s)
+{
+	char buf[64];
+
+	if (!s->fw_procs_read)
+		return NULL;
+	if (s->fw_procs.firewalld_running)
+		return strdup("firewalld");
+	if (s->nft_read && s->nft.known) {
+		snprintf(buf, sizeof(buf), s->nft.rule_count ? "nftables: %zu rules" : "none", s->nft.rule_count);
+		return strdup(buf);
+	}
+	return NULL;   /* under --root the rules are not dumped: unknown, not "none" */
+}
+
+static int system_members(const struct snapshot *s, struct compare_owned *own, struct compare_node *node)
+{
+	const struct system_state *sys = &s->system;
+	struct check_input in = { .host = own->host, .family = AF_INET };
+	struct findings f = { 0 };
+	struct nccl_if_list hca;
+	size_t n = 0;
+
+	memset(&hca, 0, sizeof(hca));
+	system_to_check_input(sys, &hca, &in);
+	own->gid_pinned = in.gid_index_value ? strdup(in.gid_index_value) : NULL;
+	own->gid_source = in.gid_index_source ? strdup(in.gid_index_source) : NULL;
+	node->gid_index_pinned = own->gid_pinned;
+	node->gid_index_source = own->gid_source;
+	if (sys->nccl_read) {
+		own->nccl = calloc(sys->nccl.count + 1, sizeof(*own->nccl));
+		if (!own->nccl)
+			return -ENOMEM;
+		for (size_t i = 0; i < sys->nccl.count; i++) {
+			const struct nccl_setting *it = &sys->nccl.items[i];
+
+			if (!it->effective)
+				continue;
+			own->nccl[n].name = strdup(it->name);
+			own->nccl[n].value = strdup(it->value);
+			own->nccl[n].source = strdup(it->source);
+			if (!own->nccl[n].name || !own->nccl[n].value || !own->nccl[n].source) {
+				n++;
+				node->nccl_count = n;
+				return -ENOMEM;
+			}
+			n++;
+		}
+		node->nccl = own->nccl;
+		node->nccl_count = n;
+		node->nccl_known = true;
+	}
+	if (sys->rlimit_read && sys->rlimit.known) {
+		node->memlock_kind = sys->rlimit.soft.unlimited ? COMPARE_MEMLOCK_UNLIMITED : COMPARE_MEMLOCK_BYTES;
+		node->memlock_bytes = sys->rlimit.soft.bytes;
+	}
+	own->firewall = firewall_of(sys);
+	node->firewall = own->firewall;
+	checks_run(&in, &f);
+	own->checks = calloc(f.count + 1, sizeof(*own->checks));
+	for (size_t i = 0; own->checks && i < f.count; i++) {
+		/* a finding's id lives inside the finding, freed below: copy it */
+		own->checks[i].id = strdup(f.items[i].id);
+		own->checks[i].severity = f.items[i].severity;
+		node->check_count = i + 1;
+		if (!own->checks[i].id) {
+			findings_free(&f);
+			return -ENOMEM;
+		}
+	}
+	findings_free(&f);
+	if (!own->checks)
+		return -ENOMEM;
+	node->checks = own->checks;
+	node->checks_known = true;
+	return 0;
+}
+
+int compare_node_from_snapshot(struct snapshot *s, const char *file, const char *prefix_host,
+			       struct compare_owned *own, struct compare_node *node)
+{
+	const struct identity *id = &s->identity;
+	int ret = 0;
+
+	memset(own, 0, sizeof(*own));
+	memset(node, 0, sizeof(*node));
+	own->host = malloc(sizeof(*own->host));
+	if (!own->host)
+		return -ENOMEM;
+	*own->host = s->host;
+	memset(&s->host, 0, sizeof(s->host));
+	own->hostname = dup_or_null(*id->hostname ? id->hostname : prefix_host);
+	own->file = dup_or_null(file);
+	own->kernel = dup_or_null(id->kernel_release);
+	own->rdma_core = dup_or_null(id->rdma_core_version);
+	own->providers = calloc(id->provider_count + 1, sizeof(*own->providers));
+	own->boards = calloc(id->device_count + 1, sizeof(*own->boards));
+	if (!own->providers || !own->boards)
+		ret = -ENOMEM;
+	node->hostname = own->hostname;
+	node->file = own->file;
+	node->host = own->host;
+	node->kernel = own->kernel;
+	node->rdma_core = own->rdma_core;
+	for (size_t i = 0; ret == 0 && i < id->provider_count; i++) {
+		own->providers[i].name = strdup(id->providers[i].name);
+		own->providers[i].value = provider_version(id->providers[i].file);
+		node->provider_count = i + 1;
+		if (!own->providers[i].name || !own->providers[i].value)
+			ret = -ENOMEM;
+	}
+	node->providers = own->providers;
+	node->providers_known = id->providers_known;
+	for (size_t i = 0; ret == 0 && i < id->device_count; i++) {
+		own->boards[i].device = strdup(id->devices[i].device);
+		own->boards[i].board_id = dup_or_null(id->devices[i].board_id);
+		node->board_count = i + 1;
+		if (!own->boards[i].device)
+			ret = -ENOMEM;
+	}
+	node->boards = own->boards;
+	if (ret == 0 && s->system_known)
+		ret = system_members(s, own, node);
+	own->provider_count = node->provider_count;
+	own->board_count = node->board_count;
+	own->nccl_count = node->nccl_count;
+	own->check_count = node->check_count;
+	if (ret < 0)
+		compare_owned_free(own);
+	return ret;
+}
+
+void compare_owned_free(struct compare_owned *own)
+{
+	for (size_t i = 0; own->providers && i < own->provider_count; i++) {
+		free((char *)own->providers[i].name);
+		free((char *)own->providers[i].value);
+	}
+	for (size_t i = 0; own->boards && i < own->board_count; i++) {
+		free((char *)own->boards[i].device);
+		free((char *)own->boards[i].board_id);
+	}
+	for (size_t i = 0; own->nccl && i < own->nccl_count; i++) {
+		free((char *)own->nccl[i].name);
+		free((char *)own->nccl[i].value);
+		free((char *)own->nccl[i].source);
+	}
+	for (size_t i = 0; own->checks && i < own->check_count; i++)
+		free((char *)own->checks[i].id);
+	free(own->providers);
+	free(own->boards);
+	free(own->nccl);
+	free(own->checks);
+	free(own->hostname);
+	free(own->file);
+	free(own->kernel);
+	free(own->rdma_core);
+	free(own->firewall);
+	free(own->gid_pinned);
+	free(own->gid_source);
+	if (own->host)
+		host_free(own->host);
+	free(own->host);
+	memset(own, 0, sizeof(*own));
+}
