@@ -33,7 +33,7 @@ check() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok 
 
 run empty "$TEST_BIN" empty "$FIXTURES"
 if [ -n "$RD" ]; then
-	out=$(ip netns exec "$ns" "$RD" check --only firewall 2>&1); rc=$?
+	out=$(ip netns exec "$ns" "$RD" check -v --only firewall 2>&1); rc=$?
 	check "check firewall on an empty ruleset: ok, exit 0" \
 		'[ $rc -eq 0 ] && grep -q "OK    firewall.rules .*0 input chain" <<<"$out" && grep -q "OK    firewall.firewalld" <<<"$out"'
 fi
