@@ -44,11 +44,21 @@ static const struct rdma_device *odd_device_of_board(const struct compare_ctx *c
 						     const char *board)
 {
 	const struct compare_node *node = &c->nodes[odd->items[0].node];
+	const struct rdma_device *first = NULL;
 
-	for (size_t i = 0; i < node->board_count; i++)
-		if (node->boards[i].board_id && strcmp(node->boards[i].board_id, board) == 0)
-			return node->host ? host_find_device(node->host, node->boards[i].device) : NULL;
-	return NULL;
+	/* Several HCAs share a board id: name the one whose firmware is the odd one, not the first of them. */
+	for (size_t i = 0; node->host && i < node->board_count; i++) {
+		const struct rdma_device *d;
+
+		if (!node->boards[i].board_id || strcmp(node->boards[i].board_id, board) != 0)
+			continue;
+		d = host_find_device(node->host, node->boards[i].device);
+		if (d && strcmp(d->fw_ver, odd->value) == 0)
+			return d;
+		if (!first)
+			first = d;
+	}
+	return first;
 }
 
 static void fix_firmware(const struct compare_ctx *c, const void *arg, const char *want, const struct value_group *odd,
