@@ -44,10 +44,10 @@ static int name_nodes(struct compare_ctx *c, char **owned)
 
 			c->names[vg->items[j].node] = node->file;
 			if (j < COMPARE_NAMES_SHOWN)
-				text_add(files, sizeof(files), "%s%s", j ? ", " : "", node->file ? node->file : "(no file)");
+				text_append(files, sizeof(files), "%s%s", j ? ", " : "", node->file ? node->file : "(no file)");
 		}
 		if (vg->count > COMPARE_NAMES_SHOWN)
-			text_add(files, sizeof(files), " (+%zu more)", vg->count - COMPARE_NAMES_SHOWN);
+			text_append(files, sizeof(files), " (+%zu more)", vg->count - COMPARE_NAMES_SHOWN);
 		if (collisions++ < COLLISIONS_SHOWN) {
 			char fix[768];
 

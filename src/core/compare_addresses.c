@@ -55,22 +55,22 @@ static void report_duplicate(const struct compare_ctx *c, const struct address_i
 
 	address_text(run[0].addr, addr, sizeof(addr));
 	/* the first holder (in the order given) keeps it: any one would do, the fix must name one */
-	text_add(fix, sizeof(fix), "%s (%s) keeps %s", c->names[run[0].node], run[0].netdev, addr);
+	text_append(fix, sizeof(fix), "%s (%s) keeps %s", c->names[run[0].node], run[0].netdev, addr);
 	for (size_t i = 0; i < count; i++) {
 		if (i > 0 && run[i].node == run[i - 1].node)
 			continue;   /* the same node twice (a VLAN and its parent) is check's business */
 		if (shown++ < COMPARE_NAMES_SHOWN) {
-			text_add(holders, sizeof(holders), "%s%s (%s)", shown > 1 ? ", " : "", c->names[run[i].node],
+			text_append(holders, sizeof(holders), "%s%s (%s)", shown > 1 ? ", " : "", c->names[run[i].node],
 				 run[i].netdev);
 			if (shown > 1)
-				text_add(fix, sizeof(fix), "%son %s: `ip addr del %s/%u dev %s` and give it a free address "
+				text_append(fix, sizeof(fix), "%son %s: `ip addr del %s/%u dev %s` and give it a free address "
 					 "of that subnet", "\n", c->names[run[i].node], addr,
 					 run[i].addr->prefix_len, run[i].netdev);
 		}
 	}
 	if (shown > COMPARE_NAMES_SHOWN) {
-		text_add(holders, sizeof(holders), " (+%zu more)", shown - COMPARE_NAMES_SHOWN);
-		text_add(fix, sizeof(fix), "\nthe same on the other %zu nodes", shown - COMPARE_NAMES_SHOWN);
+		text_append(holders, sizeof(holders), " (+%zu more)", shown - COMPARE_NAMES_SHOWN);
+		text_append(fix, sizeof(fix), "\nthe same on the other %zu nodes", shown - COMPARE_NAMES_SHOWN);
 	}
 	finding_add(c->out, "compare.duplicate_address", SEVERITY_FAIL, addr, fix,
 		    "%s is held by %zu nodes: %s; connections to it reach one of them at random", addr, shown, holders);

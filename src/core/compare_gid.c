@@ -47,9 +47,9 @@ static const char *gid_key(const struct host *h, int family, char *buf, size_t s
 	buf[0] = 0;
 	for (unsigned i = 0; i < HOST_GIDS_MAX; i++)
 		if (seen[i])
-			text_add(buf, size, "%s%u", buf[0] ? "," : "", i);
+			text_append(buf, size, "%s%u", buf[0] ? "," : "", i);
 	if (none)
-		text_add(buf, size, "%snone", buf[0] ? "," : "");
+		text_append(buf, size, "%snone", buf[0] ? "," : "");
 	return buf;
 }
 

@@ -2,22 +2,9 @@
 #include "core/compare_group.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void text_add(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t len = strnlen(buf, size);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
 
 static int keyed_order(const void *a, const void *b)
 {
@@ -76,9 +63,9 @@ void compare_node_list(const struct compare_ctx *c, const struct value_group *vg
 
 	buf[0] = 0;
 	for (size_t i = 0; i < shown; i++)
-		text_add(buf, size, "%s%s", i ? "," : "", c->names[vg->items[i].node]);
+		text_append(buf, size, "%s%s", i ? "," : "", c->names[vg->items[i].node]);
 	if (vg->count > shown)
-		text_add(buf, size, " (+%zu more)", vg->count - shown);
+		text_append(buf, size, " (+%zu more)", vg->count - shown);
 }
 
 static void unknown_note(const struct grouping *g, char *buf, size_t size)
@@ -119,41 +106,41 @@ int compare_attribute(const struct compare_ctx *c, const struct attribute_rule *
 	for (size_t i = 1; i < g->group_count; i++)
 		odd_nodes += g->groups[i].count;
 	if (g->tie) {
-		text_add(message, TEXT_MAX, "%s: no majority (%zu values, the largest tied at %zu nodes): ",
+		text_append(message, TEXT_MAX, "%s: no majority (%zu values, the largest tied at %zu nodes): ",
 			 r->what, g->group_count, g->groups[0].count);
-		text_add(fix, TEXT_MAX, "no majority: pick the value these nodes need; to align on %s:\n",
+		text_append(fix, TEXT_MAX, "no majority: pick the value these nodes need; to align on %s:\n",
 			 g->groups[0].value);
 	} else {
-		text_add(message, TEXT_MAX, "%s: %zu of %zu nodes differ: majority %s (%zu nodes); ", r->what,
+		text_append(message, TEXT_MAX, "%s: %zu of %zu nodes differ: majority %s (%zu nodes); ", r->what,
 			 odd_nodes, g->known, g->groups[0].value, g->groups[0].count);
 	}
 	for (size_t i = g->tie ? 0 : 1; i < g->group_count && i < COMPARE_GROUPS_SHOWN + 1; i++) {
 		const struct value_group *vg = &g->groups[i];
 
 		compare_node_list(c, vg, nodes, sizeof(nodes));
-		text_add(message, TEXT_MAX, "%s%s on %s", i > (g->tie ? 0u : 1u) ? "; " : "", vg->value, nodes);
+		text_append(message, TEXT_MAX, "%s%s on %s", i > (g->tie ? 0u : 1u) ? "; " : "", vg->value, nodes);
 		if (i == 0)
 			continue;   /* the tied value aligned on needs no fix */
 		line[0] = 0;
 		r->fix(c, r->arg, g->groups[0].value, vg, nodes, line, sizeof(line));
-		text_add(fix, TEXT_MAX, "%s%s", fix[0] && fix[strlen(fix) - 1] != '\n' ? "\n" : "", line);
+		text_append(fix, TEXT_MAX, "%s%s", fix[0] && fix[strlen(fix) - 1] != '\n' ? "\n" : "", line);
 	}
 	if (g->group_count > COMPARE_GROUPS_SHOWN + 1) {
 		size_t rest = 0, named = 0;
 
 		/* the fix still names them (bounded), so each can be found */
-		text_add(fix, TEXT_MAX, "\nthe same (to %s) on ", g->groups[0].value);
+		text_append(fix, TEXT_MAX, "\nthe same (to %s) on ", g->groups[0].value);
 		for (size_t i = COMPARE_GROUPS_SHOWN + 1; i < g->group_count; i++) {
 			for (size_t j = 0; j < g->groups[i].count && named < COMPARE_NAMES_SHOWN; j++, named++)
-				text_add(fix, TEXT_MAX, "%s%s", named ? "," : "", c->names[g->groups[i].items[j].node]);
+				text_append(fix, TEXT_MAX, "%s%s", named ? "," : "", c->names[g->groups[i].items[j].node]);
 			rest += g->groups[i].count;
 		}
 		if (rest > named)
-			text_add(fix, TEXT_MAX, " (+%zu more)", rest - named);
-		text_add(message, TEXT_MAX, "; +%zu more values on %zu nodes", g->group_count - COMPARE_GROUPS_SHOWN - 1,
+			text_append(fix, TEXT_MAX, " (+%zu more)", rest - named);
+		text_append(message, TEXT_MAX, "; +%zu more values on %zu nodes", g->group_count - COMPARE_GROUPS_SHOWN - 1,
 			 rest);
 	}
-	text_add(message, TEXT_MAX, "%s", unknown);
+	text_append(message, TEXT_MAX, "%s", unknown);
 	finding_add(c->out, r->id, r->severity, r->subject, fix, "%s", message);
 	free(message);
 	free(fix);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "core/compare.h"
+#include "util/text_append.h"
 
 #define COMPARE_NAMES_SHOWN 8    /* node names listed before "+N more" */
 #define COMPARE_GROUPS_SHOWN 6   /* odd values described before "+N more values" */
@@ -66,8 +67,6 @@ int compare_attribute(const struct compare_ctx *c, const struct attribute_rule *
 /* Builds and reports in one go from one value per node (keys[i] NULL: unknown). */
 int compare_keys(const struct compare_ctx *c, const struct attribute_rule *r, const char *const *keys, bool report_ok);
 
-/* A growing string for messages and fixes; stops silently at its bound. */
-void text_add(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The host of a node with the majority's HCA names (NULL when no node has a host). 0 or -ENOMEM. */
 int compare_reference_host(const struct compare_ctx *c, const struct host **ref);

@@ -89,7 +89,7 @@ static char *driver_key(const struct host *host)
 		while (j < i && strcmp(host->devices[j].driver[0] ? host->devices[j].driver : "none", drv) != 0)
 			j++;
 		if (j == i)
-			text_add(key, len, "%s%s", key[0] ? "," : "", drv);
+			text_append(key, len, "%s%s", key[0] ? "," : "", drv);
 	}
 	if (key && !key[0])
 		strcpy(key, "none");
@@ -105,7 +105,7 @@ static char *names_key(const struct host *host)
 		len += strlen(host->devices[i].name) + 1;
 	key = calloc(1, len);
 	for (size_t i = 0; key && i < host->device_count; i++)
-		text_add(key, len, "%s%s", i ? "," : "", host->devices[i].name);
+		text_append(key, len, "%s%s", i ? "," : "", host->devices[i].name);
 	if (key && !key[0])
 		strcpy(key, "none");
 	return key;

@@ -106,7 +106,7 @@ static int provider_key(const struct compare_node *node, char **key)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < node->provider_count; i++)
-		text_add(text, len + 8, "%s%s=%s", i ? "," : "", sorted[i]->name, sorted[i]->value ? sorted[i]->value : "?");
+		text_append(text, len + 8, "%s%s=%s", i ? "," : "", sorted[i]->name, sorted[i]->value ? sorted[i]->value : "?");
 	if (!node->provider_count)
 		strcpy(text, "none");
 	free(sorted);
