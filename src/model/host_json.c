@@ -16,7 +16,6 @@
 #include "model/json_io.h"
 #include "util/gidaddr.h"
 
-#define WARNING_MAX_LEN 8192     /* the probes' longest warning is a 4 KiB path and a sentence */
 #define ADDRESS_TEXT_MAX 64      /* "ffff:...:ffff/128" with room for any prefix number */
 
 static const char *const gid_type_names[] = { "v1", "IB", "v2" };   /* v1 on Ethernet, IB on InfiniBand */
@@ -597,28 +596,9 @@ static int read_netdevs(struct reader *r, const json_t *doc, struct host *h)
 
 static int read_warnings(struct reader *r, const json_t *doc, struct host *h)
 {
-	const json_t *list = NULL;
 	json_int_t dropped = 0;
-	size_t mark;
-	int ret = read_array(r, doc, "warnings", false, NOTES_MAX, &list);
+	int ret = read_notes(r, doc, &h->warnings);
 
-	mark = path_member(r, "warnings");
-	for (size_t i = 0; ret == 0 && i < json_array_size(list); i++) {
-		const json_t *v = json_array_get(list, i);
-		size_t at = path_index(r, i);
-
-		if (!json_is_string(v))
-			ret = invalid(r, "expected a string, got %s", type_name(v));
-		else if (json_string_length(v) > WARNING_MAX_LEN)
-			ret = invalid(r, "expected a string of at most %d bytes, got %zu bytes", WARNING_MAX_LEN,
-				      json_string_length(v));
-		else if (memchr(json_string_value(v), '\0', json_string_length(v)))
-			ret = invalid(r, "expected a string without NUL characters");
-		else if (r->build && !(h->warnings.items[h->warnings.count++] = strdup(json_string_value(v))))
-			ret = out_of_memory(r);   /* count counted the NULL slot: notes_free frees NULL harmlessly */
-		path_leave(r, at);
-	}
-	path_leave(r, mark);
 	if (ret == 0)
 		ret = read_integer(r, doc, "warnings_dropped", 0, INT_MAX, false, 0, &dropped);
 	h->warnings.dropped = (size_t)dropped;

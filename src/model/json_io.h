@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/notes.h"
+
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- writer ---- */
@@ -342,6 +344,35 @@ static inline int read_schema(struct reader *r, const json_t *doc, const char *s
 			ret = invalid(r, "\"%.64s\" is newer than this roce-doctor reads (%s)", s, schema);
 		else
 			ret = invalid(r, "expected \"%s\", got \"%.64s\"", schema, s);
+	}
+	path_leave(r, mark);
+	return ret;
+}
+
+#define JSON_WARNING_MAX_LEN 8192   /* the probes' longest warning is a 4 KiB path and a sentence */
+
+/* The `warnings` member (strings, at most NOTES_MAX) into n, which the build pass has room for. */
+static inline int read_notes(struct reader *r, const json_t *doc, struct notes *n)
+{
+	const json_t *list = NULL;
+	size_t mark;
+	int ret = read_array(r, doc, "warnings", false, NOTES_MAX, &list);
+
+	mark = path_member(r, "warnings");
+	for (size_t i = 0; ret == 0 && i < json_array_size(list); i++) {
+		const json_t *v = json_array_get(list, i);
+		size_t at = path_index(r, i);
+
+		if (!json_is_string(v))
+			ret = invalid(r, "expected a string, got %s", type_name(v));
+		else if (json_string_length(v) > JSON_WARNING_MAX_LEN)
+			ret = invalid(r, "expected a string of at most %d bytes, got %zu bytes", JSON_WARNING_MAX_LEN,
+				      json_string_length(v));
+		else if (memchr(json_string_value(v), '\0', json_string_length(v)))
+			ret = invalid(r, "expected a string without NUL characters");
+		else if (r->build && !(n->items[n->count++] = strdup(json_string_value(v))))
+			ret = out_of_memory(r);   /* count counted the NULL slot: notes_free frees NULL harmlessly */
+		path_leave(r, at);
 	}
 	path_leave(r, mark);
 	return ret;

@@ -1401,35 +1401,6 @@ static const char *const system_members[] = { "schema", "live", "user", "contain
 					      "ip_local_port_range", "arp", "ip_rules", "gpus", "nccl", "environment",
 					      "register_probe", "warnings" };
 
-#define WARNING_MAX_LEN 8192   /* as host_json's */
-
-/* What reading the sources warned about: strings, at most NOTES_MAX. */
-static int read_warnings(struct reader *r, const json_t *doc, struct notes *n)
-{
-	const json_t *list = NULL;
-	size_t mark;
-	int ret = read_array(r, doc, "warnings", false, NOTES_MAX, &list);
-
-	mark = path_member(r, "warnings");
-	for (size_t i = 0; ret == 0 && i < json_array_size(list); i++) {
-		const json_t *v = json_array_get(list, i);
-		size_t at = path_index(r, i);
-
-		if (!json_is_string(v))
-			ret = invalid(r, "expected a string, got %s", type_name(v));
-		else if (json_string_length(v) > WARNING_MAX_LEN)
-			ret = invalid(r, "expected a string of at most %d bytes, got %zu bytes", WARNING_MAX_LEN,
-				      json_string_length(v));
-		else if (memchr(json_string_value(v), '\0', json_string_length(v)))
-			ret = invalid(r, "expected a string without NUL characters");
-		else if (r->build && !(n->items[n->count++] = strdup(json_string_value(v))))
-			ret = out_of_memory(r);   /* count counted the NULL slot: notes_free frees NULL harmlessly */
-		path_leave(r, at);
-	}
-	path_leave(r, mark);
-	return ret;
-}
-
 static int read_system(struct reader *r, const json_t *doc, struct system_state *s)
 {
 	void *env = NULL;
@@ -1477,7 +1448,7 @@ static int read_system(struct reader *r, const json_t *doc, struct system_state 
 	if (ret == 0)
 		ret = read_register(r, doc, s);
 	if (ret == 0)
-		ret = read_warnings(r, doc, &s->warnings);
+		ret = read_notes(r, doc, &s->warnings);
 	return ret;
 }
 
