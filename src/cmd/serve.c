@@ -5,6 +5,7 @@
 
 #include "cmd/commands.h"
 #include "cmd/perf_common.h"
+#include "cmd/snapshot_take.h"
 #include "output/render.h"
 #include "proto/server.h"
 
@@ -154,6 +155,88 @@ static int choose(void *arg, const struct sockaddr_storage *client, struct serve
 	return ret;
 }
 
+/* SNAPSHOT_REQ: the document `roce-doctor snapshot --json-lines` prints, taken now, as this serve's user. */
+static int snapshot_text(void *arg, char **text, size_t *len, char *why, size_t why_size)
+{
+	const struct serve_state *st = arg;
+	struct snapshot *s = calloc(1, sizeof(*s));
+	json_t *doc = NULL;
+	int code;
+
+	if (!s) {
+		snprintf(why, why_size, "out of memory");
+		return -1;
+	}
+	code = snapshot_take(st->app, s);
+	if (code == EXIT_OK)
+		doc = snapshot_to_json(s);
+	snapshot_free(s);
+	free(s);
+	if (code != EXIT_OK) {
+		snprintf(why, why_size, "probing its host failed (the serve's stderr says why)");
+		return -1;
+	}
+	*text = doc ? json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	json_decref(doc);
+	if (!*text) {
+		snprintf(why, why_size, "out of memory, or a host file holds text that is not UTF-8");
+		return -1;
+	}
+	*len = strlen(*text);
+	return 0;
+}
+
+/* HELLO_ON: the rail's end on this host, as check --peer's client names it: it must exist, be ACTIVE and hold
+ * a GID at that index. */
+static int rail_end(void *arg, const char *device, unsigned port, int gid_index, struct serve_device *out,
+		    char *why, size_t why_size)
+{
+	const struct serve_state *st = arg;
+	const struct rdma_device *dev;
+	const struct rdma_port *p = NULL;
+	bool has_gid = false;
+	struct rootfs root;
+	struct host host;
+	int ret;
+
+	ret = rootfs_open(&root, st->app->root_dir);
+	if (ret == 0) {
+		ret = host_probe(&host, &root);
+		rootfs_close(&root);
+	}
+	if (ret < 0) {
+		snprintf(why, why_size, "the serve cannot probe its host: %s", strerror(-ret));
+		return -1;
+	}
+	ret = -1;
+	dev = host_find_device(&host, device);
+	for (size_t i = 0; dev && i < dev->port_count; i++)
+		if (dev->ports[i].num == port)
+			p = &dev->ports[i];
+	for (size_t i = 0; p && i < p->gid_count; i++)
+		has_gid = has_gid || p->gids[i].index == (unsigned)gid_index;
+	if (!dev)
+		snprintf(why, why_size, "on the serve: no RDMA device %s (ls /sys/class/infiniband there)", device);
+	else if (!p)
+		snprintf(why, why_size, "on the serve: %s has no port %u", device, port);
+	else if (p->state != 4)
+		snprintf(why, why_size, "on the serve: %s/%u is %s, not ACTIVE", device, port,
+			 p->state_name[0] ? p->state_name : "in an unknown state");
+	else if (!has_gid)
+		snprintf(why, why_size, "on the serve: %s/%u has no GID at index %d (roce-doctor gid there)", device,
+			 port, gid_index);
+	else
+		ret = 0;
+	if (ret == 0) {
+		snprintf(out->device, sizeof(out->device), "%s", device);
+		out->port = port;
+		out->gid_index = gid_index;
+		out->wait = dev->parent[0] ? PERF_WAIT_EVENT : PERF_WAIT_POLL;   /* rxe, siw: see perf_wait_for */
+	}
+	host_free(&host);
+	return ret;
+}
+
 int cmd_serve(struct app *app, int argc, char **argv)
 {
 	struct serve_args a = { .port = PROTO_DEFAULT_PORT, .gid_index = -1, .max_qps = PERF_MAX_QPS,
@@ -180,7 +263,8 @@ int cmd_serve(struct app *app, int argc, char **argv)
 		.bind_addr = a.bind, .port = a.port,
 		.limits = { .max_qps = a.max_qps, .max_memory = (uint64_t)a.max_mem_mib << 20,
 			    .max_seconds = a.max_seconds },
-		.corrupt = perf_test_corrupt(), .choose = choose, .log = log_event, .arg = &st,
+		.corrupt = perf_test_corrupt(), .choose = choose, .snapshot = snapshot_text, .rail = rail_end,
+		.log = log_event, .arg = &st,
 	};
 	if (serve_run(&cfg, err, sizeof(err))) {
 		fprintf(stderr, "roce-doctor: %s\n", err);

@@ -8,6 +8,7 @@
 
 #include "cmd/check_probe.h"
 #include "cmd/commands.h"
+#include "cmd/snapshot_take.h"
 #include "model/snapshot_json.h"
 #include "probe/identity.h"
 #include "util/rootfs.h"
@@ -53,7 +54,7 @@ static const struct argp snapshot_argp = {
 
 /* The host model comes from app_probe_host (live or --root); the system sources as check reads them (every
  * source, for check's default user; live, the ibv_reg_mr probe runs); identity reads the same root. */
-static int take_snapshot(const struct app *app, struct snapshot *s)
+int snapshot_take(const struct app *app, struct snapshot *s)
 {
 	const struct findings every = { 0 };
 	struct rootfs root;
@@ -121,7 +122,7 @@ int cmd_snapshot(struct app *app, int argc, char **argv)
 		fprintf(stderr, "roce-doctor: out of memory\n");
 		return EXIT_CANNOT_RUN;
 	}
-	code = take_snapshot(app, s);
+	code = snapshot_take(app, s);
 	/* The warnings are in the document too; on stderr as every command says them. */
 	for (size_t i = 0; code == EXIT_OK && i < s->host.warnings.count; i++)
 		fprintf(stderr, "roce-doctor: warning: %s\n", s->host.warnings.items[i]);

@@ -102,8 +102,8 @@ static int min_mtu(int a, int b)
 static int handshake(struct session *s)
 {
 	const struct client_config *cfg = s->cfg;
-	struct proto_msg m = { .type = PROTO_HELLO };
-	struct proto_hello *h = &m.u.hello;
+	struct proto_msg m = { .type = cfg->serve_device ? PROTO_HELLO_ON : PROTO_HELLO };
+	struct proto_hello *h = cfg->serve_device ? &m.u.hello_on.hello : &m.u.hello;
 	const struct perf_endpoint *r;
 	char why[256];
 	int path_mtu;
@@ -116,6 +116,11 @@ static int handshake(struct session *s)
 	h->inline_size = cfg->inline_size;
 	h->slot_size = s->slot;
 	h->ep = s->rep->local;
+	if (cfg->serve_device) {
+		snprintf(m.u.hello_on.device, sizeof(m.u.hello_on.device), "%s", cfg->serve_device);
+		m.u.hello_on.port = (uint8_t)cfg->serve_port;
+		m.u.hello_on.gid_index = (uint16_t)cfg->serve_gid_index;
+	}
 	if (send_msg(s, &m, "to start"))
 		return -1;
 	if (expect(s, PROTO_ACCEPT, &m, "in answer to our HELLO"))

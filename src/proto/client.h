@@ -48,6 +48,10 @@ struct client_config {
 	const char *device;
 	unsigned port;
 	int gid_index;
+	/* The serve's device, port and GID index (HELLO_ON); NULL: the serve chooses for us (HELLO). */
+	const char *serve_device;
+	unsigned serve_port;
+	int serve_gid_index;
 	void (*on_size)(void *arg, const struct client_size *r, size_t index);
 	void *arg;
 };

@@ -15,6 +15,7 @@
 
 #include "proto/channel.h"
 #include "proto/pattern.h"
+#include "proto/reach.h"
 #include "util/gidaddr.h"
 
 #define LINGER_MAX 16
@@ -55,6 +56,9 @@ struct session {
 	char ended[320];               /* why the session ended, when not by BYE */
 	unsigned sizes;
 	bool data_bad;
+	bool tested;                   /* a HELLO was accepted: the done line counts sizes */
+	char answered[320];            /* the requests answered, for the done line */
+	unsigned requests;
 };
 
 static void logf_(struct server *srv, const char *who, const char *event, const char *fmt, ...)
@@ -280,7 +284,7 @@ static bool gid_is_ipv4(const uint8_t *raw)
 	return gid_is_ipv4_mapped(&gid);
 }
 
-static int accept_hello(struct session *s, const struct proto_hello *h)
+static int accept_hello(struct session *s, const struct proto_hello *h, const struct serve_device *named)
 {
 	const struct serve_limits *lim = &s->srv->cfg->limits;
 	uint64_t memory = PERF_SLOTS(h->ep.qps) * (uint64_t)h->slot_size;
@@ -299,7 +303,9 @@ static int accept_hello(struct session *s, const struct proto_hello *h)
 				"(%u QPs, %u-byte messages), this serve allows %llu MiB (serve --max-mem)",
 				(unsigned long long)(memory >> 20), h->ep.qps, h->slot_size,
 				(unsigned long long)(lim->max_memory >> 20));
-	if (s->srv->cfg->choose(s->srv->cfg->arg, &s->addr, &dev, why, sizeof(why)))
+	if (named)
+		dev = *named;
+	else if (s->srv->cfg->choose(s->srv->cfg->arg, &s->addr, &dev, why, sizeof(why)))
 		return end_with(s, PROTO_REFUSE, PROTO_REFUSE_NO_DEVICE, "%s", why);
 	pc = (struct perf_config){
 		.device = dev.device, .port = dev.port, .gid_index = dev.gid_index, .qps = h->ep.qps,
@@ -327,6 +333,7 @@ static int accept_hello(struct session *s, const struct proto_hello *h)
 	if (chan_send(s->fd, &m, SERVE_IDLE_TIMEOUT_S * 1000))
 		return ended(s, "the client left before our ACCEPT");
 	s->hello = *h;
+	s->tested = true;
 	logf_(s->srv, s->who, "accepted", "%s %s%s, %u QP%s, %u-byte slots, on %s, path MTU %d",
 	      h->test == PROTO_TEST_LAT ? "lat" : "bw", perf_op_name(h->op), h->flags & PROTO_FLAG_BIDIR ? " bidir" : "",
 	      h->ep.qps, h->ep.qps > 1 ? "s" : "", h->slot_size, s->on, perf_mtu_bytes(path_mtu));
@@ -521,18 +528,163 @@ static int run_size(struct session *s, const struct proto_start *start)
 	return 0;
 }
 
-static void session_run(struct session *s)
+/* ---- requests besides tests ---- */
+
+static void note_answer(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note_answer(struct session *s, const char *fmt, ...)
+{
+	size_t used = strlen(s->answered);
+	va_list ap;
+
+	if (used + 3 >= sizeof(s->answered))
+		return;
+	if (used)
+		used += (size_t)snprintf(s->answered + used, sizeof(s->answered) - used, "; ");
+	va_start(ap, fmt);
+	vsnprintf(s->answered + used, sizeof(s->answered) - used, fmt, ap);
+	va_end(ap);
+}
+
+/* Its own snapshot, in numbered chunks that each declare the total; the whole transfer within the idle
+ * timeout, so a client that stops reading costs a bounded time. 0, or -1 with the session ended. */
+static int answer_snapshot(struct session *s)
+{
+	const struct serve_config *cfg = s->srv->cfg;
+	uint64_t deadline;
+	struct proto_msg m;
+	char why[512];
+	char *text = NULL;
+	size_t len = 0;
+	uint32_t count;
+
+	if (!cfg->snapshot || cfg->snapshot(cfg->arg, &text, &len, why, sizeof(why)))
+		return end_with(s, PROTO_REFUSE, PROTO_REFUSE_UNAVAILABLE, "the serve cannot take its snapshot: %s",
+				cfg->snapshot ? why : "not offered");
+	if (len == 0 || len > PROTO_SNAPSHOT_MAX) {
+		free(text);
+		return end_with(s, PROTO_REFUSE, PROTO_REFUSE_UNAVAILABLE, "the serve's snapshot is %zu bytes, the "
+				"protocol carries 1..%u", len, PROTO_SNAPSHOT_MAX);
+	}
+	count = proto_chunk_count((uint32_t)len);
+	deadline = perf_now_ns() + SERVE_IDLE_TIMEOUT_S * 1000000000ull;
+	for (uint32_t i = 0; i < count; i++) {
+		size_t off = (size_t)i * PROTO_CHUNK_DATA;
+
+		m.type = PROTO_SNAPSHOT_CHUNK;
+		m.u.chunk.index = i;
+		m.u.chunk.count = count;
+		m.u.chunk.total = (uint32_t)len;
+		m.u.chunk.len = (uint16_t)(len - off < PROTO_CHUNK_DATA ? len - off : PROTO_CHUNK_DATA);
+		memcpy(m.u.chunk.data, text + off, m.u.chunk.len);
+		if (chan_send(s->fd, &m, remaining_ms(deadline))) {
+			free(text);
+			return ended(s, "the client did not take the snapshot (chunk %u of %u)", i + 1, count);
+		}
+	}
+	free(text);
+	note_answer(s, "snapshot of %zu bytes", len);
+	return 0;
+}
+
+/* Waits for the probe's connection on lfd until the deadline, watching the session (a client that leaves
+ * ends it) and signals. 1 with from filled when one arrived, 0 when none, -1 with the session ended. */
+static int await_arrival(struct session *s, int lfd, uint64_t deadline, struct sockaddr_storage *from)
+{
+	struct server *srv = s->srv;
+
+	for (;;) {
+		struct pollfd p[3] = { { .fd = lfd, .events = POLLIN }, { .fd = s->fd, .events = POLLIN },
+				       { .fd = srv->signal_fd, .events = POLLIN } };
+		int left = remaining_ms(deadline);
+
+		if (left == 0)
+			return 0;
+		if (poll(p, 3, left) < 0 && errno != EINTR)
+			return ended(s, "poll: %s", strerror(errno));
+		if (p[2].revents & POLLIN) {
+			take_signal(srv);
+			return end_with(s, PROTO_ERROR, PROTO_ERR_TEST, "serve is shutting down (%s)", srv->stop_signal);
+		}
+		if (p[0].revents & POLLIN) {
+			socklen_t len = sizeof(*from);
+			int fd = accept4(lfd, (struct sockaddr *)from, &len, SOCK_CLOEXEC);
+
+			if (fd >= 0) {
+				close(fd);
+				return 1;
+			}
+		}
+		if (p[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+			struct proto_msg m;
+			char why[256];
+			int ret = chan_recv(s->fd, &m, FRAME_TIMEOUT_MS, why, sizeof(why));
+
+			if (ret)
+				return frame_failed(s, ret, why, "while we listened for its connection");
+			if (m.type == PROTO_ERROR)
+				return ended(s, "the client stopped the probe: %s", m.u.reason.text);
+			return end_with(s, PROTO_ERROR, PROTO_ERR_TYPE, "%s while we listened for its connection",
+					proto_type_name(m.type));
+		}
+	}
+}
+
+/* A temporary listener on the address the client names, for a few seconds: did its connection arrive, and
+ * from where. The kernel's bind is the check that the address is this host's own. */
+static int answer_reach(struct session *s, const struct proto_reach_req *r)
+{
+	struct proto_msg m = { .type = PROTO_REACH_LISTENING };
+	struct sockaddr_storage from, on;
+	char why[256], where[80], who[80] = "";
+	uint16_t port;
+	uint64_t deadline;
+	int lfd, arrived;
+
+	if (reach_listen(r->address, r->port, &lfd, &port, why, sizeof(why)))
+		return end_with(s, PROTO_REFUSE, PROTO_REFUSE_BAD_REQUEST, "%s", why);
+	reach_addr_from_wire(r->address, port, &on);
+	chan_addr_text((const struct sockaddr *)&on, where, sizeof(where), true);
+	m.u.listening.port = port;
+	m.u.listening.wait_ms = r->wait_ms;
+	deadline = perf_now_ns() + (uint64_t)r->wait_ms * 1000000u;
+	if (chan_send(s->fd, &m, SERVE_IDLE_TIMEOUT_S * 1000)) {
+		close(lfd);
+		return ended(s, "the client left before REACH_LISTENING");
+	}
+	arrived = await_arrival(s, lfd, deadline, &from);
+	close(lfd);
+	if (arrived < 0)
+		return -1;
+	memset(&m, 0, sizeof(m));
+	m.type = PROTO_REACH_RESULT;
+	if (arrived) {
+		m.u.reach.arrived = 1;
+		reach_addr_to_wire(&from, m.u.reach.from, &m.u.reach.from_port);
+		chan_addr_text((const struct sockaddr *)&from, who, sizeof(who), true);
+	}
+	if (chan_send(s->fd, &m, SERVE_IDLE_TIMEOUT_S * 1000))
+		return ended(s, "the client left before REACH_RESULT");
+	note_answer(s, "reach %s: %s%s", where, arrived ? "arrived from " : "nothing arrived in time", who);
+	return 0;
+}
+
+/* HELLO_ON: the client names the serve's device, port and GID index of a rail; the serve checks them. */
+static int accept_hello_on(struct session *s, const struct proto_hello_on *h)
+{
+	const struct serve_config *cfg = s->srv->cfg;
+	struct serve_device dev;
+	char why[512];
+
+	if (!cfg->rail || cfg->rail(cfg->arg, h->device, h->port, h->gid_index, &dev, why, sizeof(why)))
+		return end_with(s, PROTO_REFUSE, PROTO_REFUSE_NO_DEVICE, "%s", cfg->rail ? why : "not offered");
+	return accept_hello(s, &h->hello, &dev);
+}
+
+static void run_test(struct session *s)
 {
 	struct proto_msg m;
 
-	if (next_frame(s, &m, SERVE_HELLO_TIMEOUT_S * 1000, "to start"))
-		return;
-	if (m.type != PROTO_HELLO) {
-		end_with(s, PROTO_ERROR, PROTO_ERR_TYPE, "expected HELLO, got %s", proto_type_name(m.type));
-		return;
-	}
-	if (accept_hello(s, &m.u.hello))
-		return;
 	for (;;) {
 		if (next_frame(s, &m, SERVE_IDLE_TIMEOUT_S * 1000, "between sizes"))
 			return;
@@ -544,6 +696,48 @@ static void session_run(struct session *s)
 		}
 		if (run_size(s, &m.u.start))
 			return;
+	}
+}
+
+/* A connection opens with a test (HELLO, HELLO_ON: the test is the rest of it) or with requests, any number
+ * up to SERVE_MAX_REQUESTS, ended by BYE. */
+static void session_run(struct session *s)
+{
+	struct proto_msg m;
+
+	for (;;) {
+		if (next_frame(s, &m, (s->requests ? SERVE_IDLE_TIMEOUT_S : SERVE_HELLO_TIMEOUT_S) * 1000,
+			       s->requests ? "after a request" : "to start"))
+			return;
+		if (m.type == PROTO_BYE && s->requests)
+			return;
+		if (m.type == PROTO_HELLO || m.type == PROTO_HELLO_ON) {
+			if (s->requests) {
+				end_with(s, PROTO_ERROR, PROTO_ERR_TYPE, "%s after a request: a test opens its own "
+					 "connection", proto_type_name(m.type));
+				return;
+			}
+			if ((m.type == PROTO_HELLO ? accept_hello(s, &m.u.hello, NULL)
+						   : accept_hello_on(s, &m.u.hello_on)) == 0)
+				run_test(s);
+			return;
+		}
+		if (++s->requests > SERVE_MAX_REQUESTS) {
+			end_with(s, PROTO_ERROR, PROTO_ERR_PAYLOAD, "more than %d requests on one connection",
+				 SERVE_MAX_REQUESTS);
+			return;
+		}
+		if (m.type == PROTO_SNAPSHOT_REQ) {
+			if (answer_snapshot(s))
+				return;
+		} else if (m.type == PROTO_REACH_REQ) {
+			if (answer_reach(s, &m.u.reach_req))
+				return;
+		} else {
+			end_with(s, PROTO_ERROR, PROTO_ERR_TYPE, "expected HELLO, HELLO_ON, SNAPSHOT_REQ or REACH_REQ%s, "
+				 "got %s", s->requests > 1 ? " or BYE" : "", proto_type_name(m.type));
+			return;
+		}
 	}
 }
 
@@ -560,7 +754,9 @@ static void serve_client(struct server *srv, int fd, const struct sockaddr_stora
 	/* Everything the client made us take goes back before the next one: QPs, MR, CQs, PD, device. */
 	perf_close(s.perf);
 	if (s.ended[0])
-		logf_(srv, s.who, "ended", "%s", s.ended);
+		logf_(srv, s.who, "ended", "%s%s%s", s.answered, s.answered[0] ? "; then " : "", s.ended);
+	else if (!s.tested)
+		logf_(srv, s.who, "done", "%s", s.answered);
 	else
 		logf_(srv, s.who, "done", "%u size%s, data %s", s.sizes, s.sizes == 1 ? "" : "s",
 		      !(s.hello.flags & PROTO_FLAG_VERIFY) ? "not checked" : s.data_bad ? "MISMATCH" : "ok");

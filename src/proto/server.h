@@ -3,6 +3,7 @@
 #define ROCE_DOCTOR_SERVER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -25,6 +26,7 @@ struct serve_limits {
 #define SERVE_HELLO_TIMEOUT_S 10
 #define SERVE_IDLE_TIMEOUT_S 30
 #define SERVE_MAX_SIZES 64       /* START frames in one test */
+#define SERVE_MAX_REQUESTS 16    /* snapshot and reachability requests on one connection */
 
 struct serve_config {
 	const char *bind_addr;        /* NULL: every address */
@@ -34,6 +36,13 @@ struct serve_config {
 	/* The RDMA port for a client: 0, or -1 with why (which the client is told). */
 	int (*choose)(void *arg, const struct sockaddr_storage *client, struct serve_device *out, char *why,
 		      size_t why_size);
+	/* Its own snapshot document (what `roce-doctor snapshot --json-lines` writes) in a malloc'd *text of *len
+	 * bytes: 0, or -1 with why. NULL: SNAPSHOT_REQ is refused. */
+	int (*snapshot)(void *arg, char **text, size_t *len, char *why, size_t why_size);
+	/* HELLO_ON: checks that device, port and gid_index exist and are usable here and fills out: 0, or -1 with
+	 * why (which the client is told). NULL: HELLO_ON is refused. */
+	int (*rail)(void *arg, const char *device, unsigned port, int gid_index, struct serve_device *out, char *why,
+		    size_t why_size);
 	/* One event: the client ("10.88.0.1:40112", NULL for the serve itself), a word, and details. */
 	void (*log)(void *arg, const char *client, const char *event, const char *detail);
 	void *arg;

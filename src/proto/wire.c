@@ -66,7 +66,9 @@ static void get_bytes(struct cursor *c, void *p, size_t n)
 static const char *const type_names[] = {
 	[PROTO_HELLO] = "HELLO", [PROTO_ACCEPT] = "ACCEPT", [PROTO_REFUSE] = "REFUSE", [PROTO_START] = "START",
 	[PROTO_READY] = "READY", [PROTO_DONE] = "DONE",     [PROTO_RESULT] = "RESULT", [PROTO_BYE] = "BYE",
-	[PROTO_ERROR] = "ERROR",
+	[PROTO_ERROR] = "ERROR",   [PROTO_SNAPSHOT_REQ] = "SNAPSHOT_REQ", [PROTO_SNAPSHOT_CHUNK] = "SNAPSHOT_CHUNK",
+	[PROTO_REACH_REQ] = "REACH_REQ", [PROTO_REACH_LISTENING] = "REACH_LISTENING",
+	[PROTO_REACH_RESULT] = "REACH_RESULT", [PROTO_HELLO_ON] = "HELLO_ON",
 };
 
 const char *proto_type_name(uint8_t type)
@@ -106,23 +108,61 @@ static void put_endpoint(struct cursor *c, const struct perf_endpoint *ep)
 	}
 }
 
+static void put_hello(struct cursor *c, const struct proto_hello *h)
+{
+	put(c, h->test, 1);
+	put(c, h->op, 1);
+	put(c, h->flags, 1);
+	put(c, h->mtu_request, 1);
+	put(c, h->tx_depth, 2);
+	put(c, 0, 2);
+	put(c, h->inline_size, 4);
+	put(c, h->slot_size, 4);
+	put_endpoint(c, &h->ep);
+}
+
 static void put_payload(struct cursor *c, const struct proto_msg *m)
 {
-	const struct proto_hello *h = &m->u.hello;
 	const struct proto_result *r = &m->u.result;
+	uint8_t device[PROTO_DEVICE_MAX + 1] = { 0 };
 	size_t text_len;
 
 	switch (m->type) {
 	case PROTO_HELLO:
-		put(c, h->test, 1);
-		put(c, h->op, 1);
-		put(c, h->flags, 1);
-		put(c, h->mtu_request, 1);
-		put(c, h->tx_depth, 2);
-		put(c, 0, 2);
-		put(c, h->inline_size, 4);
-		put(c, h->slot_size, 4);
-		put_endpoint(c, &h->ep);
+		put_hello(c, &m->u.hello);
+		break;
+	case PROTO_HELLO_ON:
+		memcpy(device, m->u.hello_on.device, strnlen(m->u.hello_on.device, PROTO_DEVICE_MAX));
+		put_bytes(c, device, sizeof(device));
+		put(c, m->u.hello_on.port, 1);
+		put(c, 0, 1);
+		put(c, m->u.hello_on.gid_index, 2);
+		put_hello(c, &m->u.hello_on.hello);
+		break;
+	case PROTO_SNAPSHOT_REQ:
+		break;
+	case PROTO_SNAPSHOT_CHUNK:
+		put(c, m->u.chunk.index, 4);
+		put(c, m->u.chunk.count, 4);
+		put(c, m->u.chunk.total, 4);
+		put_bytes(c, m->u.chunk.data, m->u.chunk.len);
+		break;
+	case PROTO_REACH_REQ:
+		put_bytes(c, m->u.reach_req.address, 16);
+		put(c, m->u.reach_req.port, 2);
+		put(c, m->u.reach_req.wait_ms, 2);
+		put(c, 0, 4);
+		break;
+	case PROTO_REACH_LISTENING:
+		put(c, m->u.listening.port, 2);
+		put(c, m->u.listening.wait_ms, 2);
+		break;
+	case PROTO_REACH_RESULT:
+		put(c, m->u.reach.arrived, 1);
+		put(c, 0, 1);
+		put(c, m->u.reach.from_port, 2);
+		put_bytes(c, m->u.reach.from, 16);
+		put(c, 0, 4);
 		break;
 	case PROTO_ACCEPT:
 		put(c, m->u.accept.path_mtu, 1);
@@ -177,7 +217,9 @@ int proto_encode(const struct proto_msg *m, uint8_t *buf, size_t size)
 	if (m->type < 1 || m->type > PROTO_TYPE_MAX)
 		return -EINVAL;
 	if ((m->type == PROTO_HELLO && m->u.hello.ep.qps > PERF_MAX_QPS) ||
-	    (m->type == PROTO_ACCEPT && m->u.accept.ep.qps > PERF_MAX_QPS))
+	    (m->type == PROTO_HELLO_ON && m->u.hello_on.hello.ep.qps > PERF_MAX_QPS) ||
+	    (m->type == PROTO_ACCEPT && m->u.accept.ep.qps > PERF_MAX_QPS) ||
+	    (m->type == PROTO_SNAPSHOT_CHUNK && m->u.chunk.len > PROTO_CHUNK_DATA))
 		return -EINVAL;
 	put_payload(&c, m);
 	if (c.short_ || size < PROTO_HEADER_LEN)
@@ -330,6 +372,118 @@ static int get_hello(struct cursor *c, struct proto_hello *h, char *why, size_t 
 	return proto_check_endpoint(&h->ep, h->slot_size, why, size);
 }
 
+/* A device name as sysfs spells them: no path separators, no control bytes, nothing after the first NUL. */
+static int get_hello_on(struct cursor *c, struct proto_hello_on *h, char *why, size_t size)
+{
+	uint8_t name[PROTO_DEVICE_MAX + 1];
+	size_t len;
+	uint8_t reserved;
+
+	get_bytes(c, name, sizeof(name));
+	h->port = (uint8_t)get(c, 1);
+	reserved = (uint8_t)get(c, 1);
+	h->gid_index = (uint16_t)get(c, 2);
+	if (c->short_)
+		return bad(why, size, "HELLO_ON cut short");
+	len = strnlen((const char *)name, sizeof(name));
+	if (len == 0 || len == sizeof(name))
+		return bad(why, size, "HELLO_ON: device name of %s bytes (1..%d, NUL-terminated)",
+			   len ? "too many" : "0", PROTO_DEVICE_MAX);
+	for (size_t i = 0; i < sizeof(name); i++) {
+		uint8_t b = name[i];
+		bool ok = i >= len ? b == 0 : (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') ||
+					       b == '_' || b == '-' || b == '.';
+
+		if (!ok)
+			return bad(why, size, "HELLO_ON: device name byte %zu is 0x%02x", i, b);
+	}
+	if (name[0] == '.')
+		return bad(why, size, "HELLO_ON: device name starts with '.'");
+	memcpy(h->device, name, sizeof(name));
+	if (h->port == 0)
+		return bad(why, size, "HELLO_ON: port 0 (ports count from 1)");
+	if (reserved)
+		return bad(why, size, "HELLO_ON: reserved byte is not zero");
+	return get_hello(c, &h->hello, why, size);
+}
+
+static int get_chunk(struct cursor *c, struct proto_chunk *k, char *why, size_t size)
+{
+	uint32_t want;
+
+	k->index = (uint32_t)get(c, 4);
+	k->count = (uint32_t)get(c, 4);
+	k->total = (uint32_t)get(c, 4);
+	if (c->short_)
+		return bad(why, size, "SNAPSHOT_CHUNK cut short");
+	if (k->total == 0 || k->total > PROTO_SNAPSHOT_MAX)
+		return bad(why, size, "SNAPSHOT_CHUNK: a snapshot of %u bytes (1..%u)", k->total, PROTO_SNAPSHOT_MAX);
+	if (k->count != proto_chunk_count(k->total))
+		return bad(why, size, "SNAPSHOT_CHUNK: %u chunks for %u bytes, expected %u", k->count, k->total,
+			   proto_chunk_count(k->total));
+	if (k->index >= k->count)
+		return bad(why, size, "SNAPSHOT_CHUNK: chunk %u of %u", k->index, k->count);
+	want = k->index + 1 < k->count ? PROTO_CHUNK_DATA : k->total - (k->count - 1) * PROTO_CHUNK_DATA;
+	if (c->len - c->off != want)
+		return bad(why, size, "SNAPSHOT_CHUNK: chunk %u of %u carries %zu bytes, expected %u", k->index, k->count,
+			   c->len - c->off, want);
+	k->len = (uint16_t)want;
+	get_bytes(c, k->data, want);
+	return 0;
+}
+
+static bool address_is_zero(const uint8_t *a)
+{
+	static const uint8_t zero[16];
+
+	return memcmp(a, zero, 16) == 0;
+}
+
+static int get_reach_req(struct cursor *c, struct proto_reach_req *r, char *why, size_t size)
+{
+	static const uint8_t v4_any[16] = { [10] = 0xff, [11] = 0xff };
+	uint32_t reserved;
+
+	get_bytes(c, r->address, 16);
+	r->port = (uint16_t)get(c, 2);
+	r->wait_ms = (uint16_t)get(c, 2);
+	reserved = (uint32_t)get(c, 4);
+	if (c->short_)
+		return bad(why, size, "REACH_REQ cut short");
+	if (reserved)
+		return bad(why, size, "REACH_REQ: reserved bytes are not zero");
+	if (address_is_zero(r->address) || memcmp(r->address, v4_any, 16) == 0)
+		return bad(why, size, "REACH_REQ: the unspecified address (name one of the serve's addresses)");
+	if (r->address[0] == 0xff || (memcmp(r->address, v4_any, 12) == 0 && r->address[12] >= 224))
+		return bad(why, size, "REACH_REQ: a multicast or broadcast address");
+	if (r->wait_ms < PROTO_REACH_MIN_MS || r->wait_ms > PROTO_REACH_MAX_MS)
+		return bad(why, size, "REACH_REQ: listen for %u ms (%u..%u)", r->wait_ms, PROTO_REACH_MIN_MS,
+			   PROTO_REACH_MAX_MS);
+	return 0;
+}
+
+static int get_reach_result(struct cursor *c, struct proto_reach_result *r, char *why, size_t size)
+{
+	uint64_t reserved;
+
+	r->arrived = (uint8_t)get(c, 1);
+	reserved = get(c, 1);
+	r->from_port = (uint16_t)get(c, 2);
+	get_bytes(c, r->from, 16);
+	reserved |= get(c, 4);
+	if (c->short_)
+		return bad(why, size, "REACH_RESULT cut short");
+	if (reserved)
+		return bad(why, size, "REACH_RESULT: reserved bytes are not zero");
+	if (r->arrived > 1)
+		return bad(why, size, "REACH_RESULT: arrived %u (0 or 1)", r->arrived);
+	if (r->arrived && (r->from_port == 0 || address_is_zero(r->from)))
+		return bad(why, size, "REACH_RESULT: an arrival from no address");
+	if (!r->arrived && (r->from_port || !address_is_zero(r->from)))
+		return bad(why, size, "REACH_RESULT: no arrival, yet an address");
+	return 0;
+}
+
 /* Non-printable bytes from the peer never reach a terminal. */
 static void get_reason(struct cursor *c, struct proto_reason *r)
 {
@@ -419,6 +573,28 @@ int proto_decode(uint8_t type, const uint8_t *payload, size_t length, struct pro
 			return bad(why, why_size, "RESULT: %llu iterations", (unsigned long long)m->u.result.tx_iters);
 		break;
 	case PROTO_BYE:
+	case PROTO_SNAPSHOT_REQ:
+		break;
+	case PROTO_HELLO_ON:
+		ret = get_hello_on(&c, &m->u.hello_on, why, why_size);
+		break;
+	case PROTO_SNAPSHOT_CHUNK:
+		ret = get_chunk(&c, &m->u.chunk, why, why_size);
+		break;
+	case PROTO_REACH_REQ:
+		ret = get_reach_req(&c, &m->u.reach_req, why, why_size);
+		break;
+	case PROTO_REACH_LISTENING:
+		m->u.listening.port = (uint16_t)get(&c, 2);
+		m->u.listening.wait_ms = (uint16_t)get(&c, 2);
+		if (!c.short_ && m->u.listening.port == 0)
+			return bad(why, why_size, "REACH_LISTENING: port 0");
+		if (!c.short_ && (m->u.listening.wait_ms < 1 || m->u.listening.wait_ms > PROTO_REACH_MAX_MS))
+			return bad(why, why_size, "REACH_LISTENING: listening for %u ms (1..%u)", m->u.listening.wait_ms,
+				   PROTO_REACH_MAX_MS);
+		break;
+	case PROTO_REACH_RESULT:
+		ret = get_reach_result(&c, &m->u.reach, why, why_size);
 		break;
 	default:
 		return bad(why, why_size, "unknown frame type %u", type);

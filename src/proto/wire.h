@@ -19,6 +19,11 @@
 #define PROTO_MAX_ITERS 1000000000ull
 #define PROTO_MAX_DURATION_MS 600000u
 #define PROTO_REASON_MAX 255
+#define PROTO_CHUNK_DATA 1000          /* snapshot bytes per SNAPSHOT_CHUNK (the last one may carry fewer) */
+#define PROTO_SNAPSHOT_MAX (4u << 20)  /* a snapshot on the wire: real ones are 10-300 KiB compact */
+#define PROTO_REACH_MIN_MS 200         /* how long a reachability listener waits for the connection */
+#define PROTO_REACH_MAX_MS 10000
+#define PROTO_DEVICE_MAX 63            /* an RDMA device name in HELLO_ON (IB_DEVICE_NAME_MAX - 1) */
 
 enum proto_type {
 	PROTO_HELLO = 1,    /* client -> serve: test parameters and the client's endpoint */
@@ -30,7 +35,14 @@ enum proto_type {
 	PROTO_RESULT,       /* serve -> client: its check of the data, its own counts */
 	PROTO_BYE,          /* client -> serve: the test is over */
 	PROTO_ERROR,        /* either way: the last frame before closing */
-	PROTO_TYPE_MAX = PROTO_ERROR,
+	/* check --peer's requests (docs/bw-protocol.md, "Requests besides tests") */
+	PROTO_SNAPSHOT_REQ,     /* client -> serve: send me your snapshot */
+	PROTO_SNAPSHOT_CHUNK,   /* serve -> client: one numbered piece of it, the total declared in each */
+	PROTO_REACH_REQ,        /* client -> serve: listen on this address of yours, this port (0: pick one) */
+	PROTO_REACH_LISTENING,  /* serve -> client: listening there, on this port, for this long */
+	PROTO_REACH_RESULT,     /* serve -> client: whether a connection arrived, and from where */
+	PROTO_HELLO_ON,         /* client -> serve: HELLO on the serve's device, port and GID index named */
+	PROTO_TYPE_MAX = PROTO_HELLO_ON,
 };
 
 enum proto_test { PROTO_TEST_BW = 1, PROTO_TEST_LAT = 2 };
@@ -46,6 +58,8 @@ enum proto_refuse_code {
 	PROTO_REFUSE_RESOURCES,         /* setting up the QPs or memory failed */
 	PROTO_REFUSE_INCOMPATIBLE,      /* link layers or GID families that cannot talk */
 	PROTO_REFUSE_SHUTDOWN,          /* serve is stopping */
+	PROTO_REFUSE_UNAVAILABLE,       /* the serve cannot answer this request now (its snapshot failed) */
+	PROTO_REFUSE_BAD_REQUEST,       /* a request the serve will not do: not its address, port in use */
 };
 
 enum proto_error_code {
@@ -101,6 +115,44 @@ struct proto_result {
 	uint64_t tx_iters, tx_bytes, tx_ns;   /* what the serve itself sent (bidir), else 0 */
 };
 
+/* ceil(total / PROTO_CHUNK_DATA): the chunks a snapshot of total bytes travels in. */
+static inline uint32_t proto_chunk_count(uint32_t total)
+{
+	return (total + PROTO_CHUNK_DATA - 1) / PROTO_CHUNK_DATA;
+}
+
+struct proto_chunk {
+	uint32_t index, count;          /* 0-based; count = proto_chunk_count(total) */
+	uint32_t total;                 /* the whole document, 1..PROTO_SNAPSHOT_MAX bytes */
+	uint16_t len;                   /* PROTO_CHUNK_DATA, except in the last chunk */
+	uint8_t data[PROTO_CHUNK_DATA];
+};
+
+/* Addresses travel as 16 bytes, IPv4 as ::ffff:a.b.c.d (the way RoCE GIDs carry it). */
+struct proto_reach_req {
+	uint8_t address[16];            /* the serve's own address to listen on; not unspecified, not multicast */
+	uint16_t port;                  /* 0: the serve picks one from its ip_local_port_range */
+	uint16_t wait_ms;               /* PROTO_REACH_MIN_MS..PROTO_REACH_MAX_MS */
+};
+
+struct proto_reach_listening {
+	uint16_t port;                  /* not 0; the one asked for when one was */
+	uint16_t wait_ms;               /* how long the serve listens, at most what was asked */
+};
+
+struct proto_reach_result {
+	uint8_t arrived;                /* 0 or 1 */
+	uint16_t from_port;             /* 0 when nothing arrived */
+	uint8_t from[16];               /* all zero when nothing arrived */
+};
+
+struct proto_hello_on {
+	char device[PROTO_DEVICE_MAX + 1];   /* [A-Za-z0-9_.-], NUL-terminated */
+	uint8_t port;                   /* 1..255 */
+	uint16_t gid_index;
+	struct proto_hello hello;
+};
+
 struct proto_msg {
 	uint8_t type;
 	union {
@@ -111,6 +163,11 @@ struct proto_msg {
 		struct proto_ready ready;
 		struct proto_done done;
 		struct proto_result result;
+		struct proto_chunk chunk;
+		struct proto_reach_req reach_req;
+		struct proto_reach_listening listening;
+		struct proto_reach_result reach;
+		struct proto_hello_on hello_on;
 	} u;
 };
 

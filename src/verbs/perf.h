@@ -138,6 +138,12 @@ struct perf_lat_run {
 int perf_lat(struct perf_ctx *ctx, const struct perf_lat_run *run, struct perf_wc_error *wc, char *err,
 	     size_t err_size);
 
+/* The rail probe on QP 0 (after perf_connect): an RDMA WRITE of size bytes from slot FINAL into the peer's QP 0
+ * slot, then an RDMA READ of them back into our QP 0 slot; the caller fills and compares. 0; -EIO with wc;
+ * -ETIMEDOUT when a completion did not come within timeout_ns; other -errno from posting, with err. */
+int perf_write_read(struct perf_ctx *ctx, size_t size, uint64_t timeout_ns, struct perf_wc_error *wc, char *err,
+		    size_t err_size);
+
 /* ibv_wc_status_str, and what the status usually means between two RoCE nodes. */
 const char *perf_wc_status_name(int status);
 const char *perf_wc_explain(int status);

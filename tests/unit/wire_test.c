@@ -105,7 +105,7 @@ static void bad_headers_name_their_error(void)
 	buf[5] = 2;
 	CHECK(proto_decode_header(buf, &type, &length, why, sizeof(why)) == -EPROTONOSUPPORT);
 	buf[5] = 1;
-	buf[7] = 10;
+	buf[7] = PROTO_TYPE_MAX + 1;
 	CHECK(proto_decode_header(buf, &type, &length, why, sizeof(why)) == -ENOMSG);
 	buf[7] = PROTO_BYE;
 	buf[8] = 0xff;

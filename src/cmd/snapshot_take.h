@@ -1,0 +1,12 @@
+/* Taking the snapshot document in-process: `roce-doctor snapshot` prints it, serve sends it to check --peer. */
+#ifndef ROCE_DOCTOR_CMD_SNAPSHOT_TAKE_H
+#define ROCE_DOCTOR_CMD_SNAPSHOT_TAKE_H
+
+#include "cmd/common.h"
+#include "model/snapshot_json.h"
+
+/* Fills s (zeroed by the caller) from the host app names (live or --root): EXIT_OK, or an exit code after one
+ * line on stderr. snapshot_free(s) either way. */
+int snapshot_take(const struct app *app, struct snapshot *s);
+
+#endif
