@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""A hostile 'roce-doctor serve' for check --peer's client: it accepts connections on 127.0.0.1 and answers
-each request the way MODE says, wrongly. One process per mode; it serves until killed.
+"""A hostile 'roce-doctor serve' for check --peer's client: it listens on 127.0.0.1, one port per MODE
+(PORT, PORT+1, ... in the order given), and answers each request on that port the way its MODE says, wrongly.
+It serves until killed.
 
-usage: fake_serve.py PORT MODE
+usage: fake_serve.py PORT MODE...
 snapshot modes: good (a valid snapshot from the file in $SNAPSHOT), malformed, oversized, other-schema,
   truncated (closes after half), stall (stops after half, connection open), out-of-order, old-serve (ERROR
   unknown type, as a serve without the request), bad-version (a frame of protocol version 2)
@@ -19,7 +20,7 @@ import time
 MAGIC, VERSION, HDR = 0x52444F43, 1, 12
 ERROR, SNAPSHOT_REQ, SNAPSHOT_CHUNK, REACH_REQ, REACH_LISTENING, REACH_RESULT = 9, 10, 11, 12, 13, 14
 CHUNK = 1000
-PORT, MODE = int(sys.argv[1]), sys.argv[2]
+PORT, MODES = int(sys.argv[1]), sys.argv[2:]
 
 
 def frame(ftype, payload, version=VERSION):
@@ -48,7 +49,7 @@ def chunks(text, total=None, count=None):
             for i in range((len(text) + CHUNK - 1) // CHUNK)]
 
 
-def snapshot(s):
+def snapshot(s, MODE):
     good = open(os.environ["SNAPSHOT"], "rb").read().strip() if "SNAPSHOT" in os.environ else b"{}"
     if MODE == "good":
         s.sendall(b"".join(chunks(good)))
@@ -74,7 +75,7 @@ def snapshot(s):
         s.sendall(frame(SNAPSHOT_CHUNK, b"", version=2))
 
 
-def reach(s, payload):
+def reach(s, payload, MODE):
     address, port, wait_ms = payload[:16], *struct.unpack(">HH", payload[16:20])
     family = socket.AF_INET if address[:12] == bytes(10) + b"\xff\xff" else socket.AF_INET6
     host = socket.inet_ntop(family, address[12:] if family == socket.AF_INET else address)
@@ -103,13 +104,13 @@ def reach(s, payload):
     lis.close()
 
 
-def session(s):
+def session(s, mode):
     try:
         ftype, payload = read_frame(s)
         if ftype == SNAPSHOT_REQ:
-            snapshot(s)
+            snapshot(s, mode)
         elif ftype == REACH_REQ:
-            reach(s, payload)
+            reach(s, payload, mode)
         read_frame(s)   # BYE or ERROR, or the client closing
     except (EOFError, OSError):
         pass
@@ -117,15 +118,25 @@ def session(s):
         s.close()
 
 
-def main():
-    lis = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    lis.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    lis.bind(("127.0.0.1", PORT))
-    lis.listen(8)
-    print("listening", flush=True)
+def serve(lis, mode):
     while True:
         s, _ = lis.accept()
-        threading.Thread(target=session, args=(s,), daemon=True).start()
+        threading.Thread(target=session, args=(s, mode), daemon=True).start()
+
+
+def main():
+    listeners = []
+    for i, mode in enumerate(MODES):
+        lis = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        lis.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        lis.bind(("127.0.0.1", PORT + i))
+        lis.listen(8)
+        listeners.append(threading.Thread(target=serve, args=(lis, mode), daemon=True))
+    for t in listeners:
+        t.start()
+    print("listening", flush=True)
+    for t in listeners:
+        t.join()
 
 
 if __name__ == "__main__":
