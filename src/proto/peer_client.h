@@ -10,6 +10,7 @@
 
 #include "model/pair.h"
 #include "model/snapshot_json.h"
+#include "verbs/perf.h"
 
 /* The serve's snapshot, validated whole by the snapshot reader. 0; or -errno with one line in why and *s
  * left empty (snapshot_free-safe): -ECONNREFUSED etc. (no serve), -ETIMEDOUT (silent, or stopped halfway),
@@ -42,9 +43,10 @@ int peer_tcp_reach(const struct sockaddr_storage *serve, unsigned timeout_s, con
 int peer_rail_rdma(const struct sockaddr_storage *serve, unsigned timeout_s, const struct rail_end *local,
 		   const struct rail_end *remote, struct rail_rdma_probe *out);
 
-/* A bw run (RDMA WRITE, 64 KiB messages, one QP, data checked) of duration_ms on the rail. Fills out
- * (always; out->run false when a side has no GID). 0 when it ran and checked out, -1 otherwise. */
+/* A bw run (RDMA WRITE, 64 KiB messages, one QP, data checked) of duration_ms on the rail, waiting for
+ * completions as wait says (perf_wait_for(local target): event on rxe/siw, poll on a NIC, as bw does). Fills
+ * out (always; out->run false when a side has no GID). 0 when it ran and checked out, -1 otherwise. */
 int peer_rail_bw(const struct sockaddr_storage *serve, unsigned timeout_s, const struct rail_end *local,
-		 const struct rail_end *remote, unsigned duration_ms, struct rail_bw_probe *out);
+		 const struct rail_end *remote, unsigned duration_ms, enum perf_wait wait, struct rail_bw_probe *out);
 
 #endif

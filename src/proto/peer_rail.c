@@ -147,12 +147,12 @@ out:
 }
 
 int peer_rail_bw(const struct sockaddr_storage *serve, unsigned timeout_s, const struct rail_end *local,
-		 const struct rail_end *remote, unsigned duration_ms, struct rail_bw_probe *out)
+		 const struct rail_end *remote, unsigned duration_ms, enum perf_wait wait, struct rail_bw_probe *out)
 {
 	static const uint32_t size = 65536;
 	struct client_config cfg = {
 		.peer = *serve, .test = PROTO_TEST_BW, .op = PERF_OP_WRITE, .verify = true, .qps = 1, .tx_depth = 128,
-		.wait = PERF_WAIT_EVENT, .sizes = &size, .size_count = 1, .duration_ms = duration_ms,
+		.wait = wait, .sizes = &size, .size_count = 1, .duration_ms = duration_ms,
 		.timeout_s = timeout_s, .device = local->device, .port = local->port, .gid_index = local->gid_index,
 		.serve_device = remote->device, .serve_port = remote->port, .serve_gid_index = remote->gid_index,
 	};

@@ -9,7 +9,8 @@
 
 /* Posts one signaled work request on QP 0 and waits for its completion until the deadline. */
 static int post_and_wait(struct perf_ctx *c, enum ibv_wr_opcode op, uint8_t *local, uint64_t remote_addr,
-			 size_t size, uint64_t deadline, struct perf_wc_error *wc, char *err, size_t err_size)
+			 size_t size, uint64_t deadline, uint64_t timeout_ns, struct perf_wc_error *wc, char *err,
+			 size_t err_size)
 {
 	struct ibv_sge sge = { .addr = (uintptr_t)local, .length = (uint32_t)size, .lkey = c->mr->lkey };
 	struct ibv_send_wr wr = { .wr_id = op, .sg_list = &sge, .num_sge = 1, .opcode = op,
@@ -35,8 +36,8 @@ static int post_and_wait(struct perf_ctx *c, enum ibv_wr_opcode op, uint8_t *loc
 		if (n == 1)
 			break;
 		if (perf_now_ns() >= deadline) {
-			snprintf(err, err_size, "no completion of the %s within the probe's time",
-				 op == IBV_WR_RDMA_WRITE ? "RDMA WRITE" : "RDMA READ");
+			snprintf(err, err_size, "no completion of the %s within the probe's %.1f s",
+				 op == IBV_WR_RDMA_WRITE ? "RDMA WRITE" : "RDMA READ", (double)timeout_ns / 1e9);
 			return -ETIMEDOUT;
 		}
 		nanosleep(&(struct timespec){ .tv_nsec = 20000 }, NULL);
@@ -62,10 +63,10 @@ int perf_write_read(struct perf_ctx *c, size_t size, uint64_t timeout_ns, struct
 		snprintf(err, err_size, "a %zu-byte probe does not fit the %zu-byte slots", size, c->slot_size);
 		return -EINVAL;
 	}
-	ret = post_and_wait(c, IBV_WR_RDMA_WRITE, perf_slot(c, PERF_SLOT_FINAL), target, size, deadline, wc, err,
-			    err_size);
+	ret = post_and_wait(c, IBV_WR_RDMA_WRITE, perf_slot(c, PERF_SLOT_FINAL), target, size, deadline, timeout_ns, wc,
+			    err, err_size);
 	if (ret == 0)
-		ret = post_and_wait(c, IBV_WR_RDMA_READ, perf_slot(c, PERF_SLOTS(0)), target, size, deadline, wc, err,
-				    err_size);
+		ret = post_and_wait(c, IBV_WR_RDMA_READ, perf_slot(c, PERF_SLOTS(0)), target, size, deadline, timeout_ns,
+				    wc, err, err_size);
 	return ret;
 }

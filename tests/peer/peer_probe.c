@@ -3,7 +3,7 @@
  *   peer_probe snapshot HOST PORT TIMEOUT
  *   peer_probe reach HOST PORT TIMEOUT LOCAL_ADDR REMOTE_ADDR REMOTE_PORT [LISTEN_MS]
  *   peer_probe rail HOST PORT TIMEOUT LDEV LPORT LGID RDEV RPORT RGID
- *   peer_probe bw HOST PORT TIMEOUT LDEV LPORT LGID RDEV RPORT RGID
+ *   peer_probe bw HOST PORT TIMEOUT LDEV LPORT LGID RDEV RPORT RGID   (waits on completion events, as on rxe)
  * Exit 0 when the function returned 0, 1 when it returned an error (the line says which), 64 for bad usage. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 		} else {
 			struct rail_bw_probe r;
 
-			ret = peer_rail_bw(&serve, timeout, &local, &remote, 500, &r);
+			ret = peer_rail_bw(&serve, timeout, &local, &remote, 500, PERF_WAIT_EVENT, &r);
 			printf("bw run=%d ok=%d gbps=%.3f: %s\n", r.run, r.ok, r.gbps, r.detail);
 		}
 		return ret ? 1 : 0;
