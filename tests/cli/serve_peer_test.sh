@@ -17,10 +17,10 @@ probe() {
 	local t0=$EPOCHREALTIME
 	"$PROBE" "$@" >"$out" 2>"$err"
 	rc=$?
-	took=$(echo "$EPOCHREALTIME - $t0" | bc)
+	took=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
 }
 # check NAME RC PATTERN MAX_SECONDS
-check() { [ "$rc" -eq "$2" ] && grep -qE -- "$3" "$out" && [ "$(echo "$took < $4" | bc)" -eq 1 ]; result "$1 (${took}s)" $?; }
+check() { [ "$rc" -eq "$2" ] && grep -qE -- "$3" "$out" && awk -v t="$took" -v m="$4" 'BEGIN { exit !(t < m) }'; result "$1 (${took}s)" $?; }
 started() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 
 # ---- the real serve ----
