@@ -8,6 +8,7 @@
 
 #include "cmd/check_probe.h"
 #include "cmd/commands.h"
+#include "cmd/snapshot_file.h"
 #include "model/snapshot_json.h"
 #include "probe/identity.h"
 #include "util/rootfs.h"
@@ -52,8 +53,9 @@ static const struct argp snapshot_argp = {
 };
 
 /* The host model comes from app_probe_host (live or --root); the system sources as check reads them (every
- * source, for check's default user; live, the ibv_reg_mr probe runs); identity reads the same root. */
-static int take_snapshot(const struct app *app, struct snapshot *s)
+ * source, for check's default user; live, the ibv_reg_mr probe runs); identity reads the same root. check --peer
+ * takes its own node's snapshot through it too. */
+int take_snapshot(const struct app *app, struct snapshot *s)
 {
 	const struct findings every = { 0 };
 	struct rootfs root;

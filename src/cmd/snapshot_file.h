@@ -10,4 +10,10 @@
  * snapshot, each with one line in why naming the file (and line) and the member. On error *s is empty. */
 int snapshot_file_read(const char *path, struct snapshot *s, char *why, size_t why_size);
 
+struct app;
+
+/* This node's snapshot as `roce-doctor snapshot` takes it (live or --root; never --from). An exit code: EXIT_OK,
+ * or the failure's after one line on stderr. */
+int take_snapshot(const struct app *app, struct snapshot *s);
+
 #endif

@@ -72,7 +72,7 @@ static void check_link(const struct pair_side *a, const struct pair_side *b, con
 		snprintf(fix, sizeof(fix), "ip link set dev %s up   # on %s; if it stays down: the cable, the transceiver, "
 			 "the switch port (ethtool %s)", p->netdev[0] ? p->netdev : "IF", k ? nb : na,
 			 p->netdev[0] ? p->netdev : "IF");
-		pair_add(out, node, "pair.rail", SEVERITY_FAIL, subject, fix, "%s's %s is down: %s", k ? nb : na,
+		pair_add(out, node, "pair.rail", SEVERITY_FAIL, subject, fix, "%s's %s: %s", k ? nb : na,
 			 k ? pb : pa, p->why);
 		return;
 	}
