@@ -1,0 +1,102 @@
+#!/bin/bash
+# check --peer end to end on fixture pairs (tests/cli/pair_fixtures.py: the field notes' two-rail pair and one
+# change per case), the peer read through --peer-fixture: exact finding ids, the node each is marked with, the
+# fix on that node, exit codes; bad options and bad peer files. Usage: pair_test.sh ROCE_DOCTOR FIXTURES
+BIN=$1 FIXTURES=$2
+. "$(dirname "$0")/../lib/tap.sh"
+
+fx=$scratch/pairs
+python3 "$(dirname "$0")/pair_fixtures.py" "$BIN" "$FIXTURES" "$fx" || { echo "Bail out! pair fixtures"; exit 1; }
+
+# peer CASE [ARGS...]: check --peer on the case's pair, node a from its snapshot
+peer() { local c=$1; shift; run --from "$fx/$c/a.json" check --peer 192.168.88.2 --peer-fixture "$fx/$c/peer" "$@"; }
+# has ID SEVERITY NODE [FIX-PATTERN]: a finding in the JSON report (NODE a, b or null)
+has() {
+	python3 - "$out" "$@" <<'EOF'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+fid, sev, node = sys.argv[2:5]
+pat = sys.argv[5] if len(sys.argv) > 5 else None
+for f in d["findings"]:
+    if f["id"] == fid and f["severity"] == sev and str(f["node"] if f["node"] else "null") == node:
+        if pat is None or re.search(pat, f["fix"] or ""):
+            sys.exit(0)
+sys.exit(1)
+EOF
+}
+# none SEVERITY...: no finding of these severities from the pair rules
+worst_pair() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=[f["severity"] for f in d["findings"] if f["origin"]=="pair"]; print(max(s, key=["ok","info","warn","fail"].index) if s else "none")' "$out"; }
+
+peer clean
+[ "$rc" -eq 0 ] && grep -q '^verdict: info (a: node-a, b: node-b' "$out" && grep -qE '^1 +mlx5_0/1 ens19f0np0 192.168.88.1 +mlx5_0/1 ens19f0np0 192.168.88.2 +192.168.88.0/24 +9000/9000 +5/5 +ok +23.60 +94' "$out"
+result "clean pair: exit 0, verdict first, rail table with subnet, MTU, GID, RDMA, bw, link %" $?
+peer clean --json
+json_ok roce-doctor/pair/v1 && [ "$rc" -eq 0 ] && [ "$(worst_pair)" = ok ] && has pair.rail ok null && has pair.rdma ok null && has pair.bootstrap ok null && has pair.bw ok null && has pair.gid_index ok null
+result "clean pair --json: pair/v1, every pair finding ok" $?
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rails"]; sys.exit(0 if len(r)==2 and r[1]["a"]["device"]=="mlx5_1" and r[1]["b"]["address"]=="192.168.88.22" and r[0]["link"]=="same_subnet" and d["bootstrap"][1]["port"]==29500 and d["nodes"][1]["hostname"]=="node-b" else 1)' "$out"
+result "pair/v1: rails, bootstrap probes and nodes as documented" $?
+
+peer b-mtu-1500 --json
+[ "$rc" -eq 2 ] && has pair.mtu warn b 'ip link set dev ens19f1np1 mtu 9000   # on b' && has pair.rdma fail b 'ip link set dev ens19f1np1 mtu 9000' && has netdev.mtu warn b && has compare.mtu warn null
+result "B's MTU 1500 on one rail: pair.mtu [b], the failed rail is the path MTU on b, b's own netdev.mtu, compare.mtu" $?
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rails"]; sys.exit(0 if r[0]["rdma"]=="ok" and r[1]["rdma"]=="timeout" else 1)' "$out"
+result "B's MTU 1500: the other rail passes" $?
+
+peer b-gid-index-pinned --json
+[ "$rc" -eq 2 ] && has pair.gid_index fail b 'export NCCL_IB_GID_INDEX=7   # on b' && has pair.gid_index ok a && has pair.rdma fail b 'NCCL_IB_GID_INDEX=7' && ! has pair.gid_index fail a
+result "B's GID at 7, index 5 pinned on both: b named with 7, a's pin is right" $?
+peer b-gid-index-pinned
+grep -qE '^1 .* 5/7 +timeout' "$out"
+result "B's GID index: the rail table shows 5/7" $?
+
+peer b-bootstrap-blocked --json
+[ "$rc" -eq 2 ] && has pair.bootstrap fail b 'nft insert rule inet filter input tcp dport \{ 29500, 32768-60999 \} accept   # on b' && has pair.rdma ok null && has firewall.rules fail b
+result "bootstrap blocked on B: pair.bootstrap [b] with b's nft rule, RDMA passes" $?
+peer b-bootstrap-blocked --json --master-port 28002
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["master_port"]==28002 and d["bootstrap"][1]["port"]==28002 else 1)' "$out" && has pair.bootstrap fail b 'tcp dport \{ 28002, 32768-60999 \}'
+result "--master-port 28002: probed and in b's fix" $?
+
+peer b-udp-4791-one-rail --json
+[ "$rc" -eq 2 ] && has pair.rdma fail b 'nft insert rule inet filter input udp dport 4791 accept   # on b' && has pair.rdma ok null && has pair.bw info null && ! has pair.bw warn null
+result "udp 4791 dropped on one of B's rails (rxe): that rail fails on b, the other passes, bw only reported" $?
+
+peer b-nic-down --json
+[ "$rc" -eq 2 ] && has pair.rail fail b 'ip link set dev ens19f1np1 up   # on b' && has port.state fail b && has pair.rdma ok null
+result "one of B's NICs down: pair.rail [b] with ip link set up, b's port.state" $?
+
+peer no-arp-ignore --json
+[ "$rc" -eq 1 ] && has pair.same_subnet warn a 'arp_ignore=1' && has pair.same_subnet warn b 'sysctl --system   # on b' && has net.same_subnet warn a && has net.same_subnet warn b
+result "both rails in one /24 without arp_ignore: pair.same_subnet and net.same_subnet on a and on b, exit 1" $?
+
+peer b-nic-down
+grep -qE '^  FAIL  \[b\] pair.rail ' "$out" && grep -q '^\[b\] node-b: its own check' "$out" && grep -q '^compare (the two snapshots):' "$out"
+result "text: findings marked [a]/[b], own checks per node, compare, pair" $?
+peer clean -v
+grep -qE '^  OK    pair.rdma ' "$out" && ! grep -q 'not shown' "$out"
+result "-v prints the ok findings too" $?
+peer clean --only memlock --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if all(f["id"].startswith("memlock") for f in d["findings"] if f["origin"]=="check") and any(f["origin"]=="check" for f in d["findings"]) else 1)' "$out"
+result "--only applies to both nodes' own findings" $?
+
+# bad input: one line, documented exit, nothing on stdout
+bad "--no-bw without --peer" 64 'need --peer ADDR' -- --from "$fx/clean/a.json" check --no-bw
+bad "--peer-fixture without --peer" 64 'need --peer ADDR' -- --from "$fx/clean/a.json" check --peer-fixture "$fx/clean/peer"
+bad "--timeout without --peer" 64 'needs --peer ADDR' -- --from "$fx/clean/a.json" check --timeout 3
+bad "--user with --peer" 64 'cannot be used with --peer' -- --from "$fx/clean/a.json" check --peer 192.168.88.2 --user root
+bad "--master-port 0" 64 'master-port' -- --from "$fx/clean/a.json" check --peer 192.168.88.2 --master-port 0
+bad "--peer with a space" 64 "bad --peer 'a b'" -- --from "$fx/clean/a.json" check --peer 'a b'
+bad "--peer without a serve client" 3 'no serve client' -- --from "$fx/clean/a.json" check --peer 192.168.88.2
+bad "--peer-fixture that does not exist" 3 'probes.json: No such file' -- --from "$fx/clean/a.json" check --peer x --peer-fixture "$scratch/none"
+mkdir -p "$scratch/bad" && cp "$fx/clean/peer/snapshot.json" "$scratch/bad/"
+echo '{"rails": [{"a": "mlx5_0/1", "b": "mlx5_0/1", "rdma": {"outcome": "sideways"}}], "tcp": []}' > "$scratch/bad/probes.json"
+bad "probes.json with an unknown outcome" 3 'rails\[0\]\.rdma\.outcome: expected ok' -- --from "$fx/clean/a.json" check --peer x --peer-fixture "$scratch/bad"
+echo '{"rails": [], "tcp": [{"purpose": "ephemeral", "port": 70000, "outcome": "arrived"}]}' > "$scratch/bad/probes.json"
+bad "probes.json with a port out of range" 3 'tcp\[0\]\.port: expected 1 to 65535' -- --from "$fx/clean/a.json" check --peer x --peer-fixture "$scratch/bad"
+echo '{"rails": [' > "$scratch/bad/probes.json"
+bad "probes.json that is not JSON" 3 'probes.json: line' -- --from "$fx/clean/a.json" check --peer x --peer-fixture "$scratch/bad"
+cp "$fx/clean/peer/probes.json" "$scratch/bad/" && head -c 3000 "$fx/clean/peer/snapshot.json" > "$scratch/bad/snapshot.json"
+bad "the peer's snapshot cut short" 3 "the peer x's snapshot: .*snapshot.json" -- --from "$fx/clean/a.json" check --peer x --peer-fixture "$scratch/bad"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["system"]=None; json.dump(d, open(sys.argv[2],"w"))' "$fx/clean/peer/snapshot.json" "$scratch/bad/snapshot.json"
+bad "the peer's snapshot without system sources" 3 "the peer's snapshot was taken without the system sources" -- --from "$fx/clean/a.json" check --peer x --peer-fixture "$scratch/bad"
+
+tap_end
