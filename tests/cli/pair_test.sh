@@ -99,4 +99,24 @@ bad "the peer's snapshot cut short" 3 "the peer x's snapshot: .*snapshot.json" -
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["system"]=None; json.dump(d, open(sys.argv[2],"w"))' "$fx/clean/peer/snapshot.json" "$scratch/bad/snapshot.json"
 bad "the peer's snapshot without system sources" 3 "the peer's snapshot was taken without the system sources" -- --from "$fx/clean/a.json" check --peer x --peer-fixture "$scratch/bad"
 
+# nccl-env --peer: one environment for both nodes and the launch lines
+env_peer() { local c=$1; shift; run --from "$fx/$c/a.json" nccl-env --peer 192.168.88.2 --peer-fixture "$fx/$c/peer" "$@"; }
+env_peer clean
+[ "$rc" -eq 0 ] && grep -qx "export NCCL_IB_GID_INDEX='5'   # the RoCE v2 GID of every rail on both nodes" "$out" && grep -q "^export NCCL_IB_HCA='=mlx5_0:1,mlx5_1:1'" "$out" && grep -q '^# on b (node-b): torchrun --nnodes=2 --nproc-per-node=1 --node-rank=1 --master-addr=192.168.88.1 --master-port=29500 train.py$' "$out" && grep -q 'mpirun -np 2 -H 192.168.88.1:1,192.168.88.2:1 .*-x NCCL_IB_GID_INDEX=5' "$out"
+result "nccl-env --peer, agreeing nodes: the common GID index, torchrun per node, mpirun -x" $?
+( set -e; eval "$(cat "$out")"; [ "$NCCL_IB_GID_INDEX" = 5 ] && [ "$NCCL_SOCKET_IFNAME" = =ens19f0np0 ] )
+result "nccl-env --peer's sh evaluates" $?
+env_peer b-gid-index-pinned
+[ "$rc" -eq 0 ] && grep -q '^unset NCCL_IB_GID_INDEX' "$out" && ! grep -q '^export NCCL_IB_GID_INDEX' "$out" && grep -q "^export NCCL_IB_ADDR_FAMILY='AF_INET'" "$out" && grep -q "^# on b (node-b) only: echo 'NCCL_IB_GID_INDEX=7' >> ~/.nccl.conf" "$out" && grep -q "^# on a (node-a) only: echo 'NCCL_IB_GID_INDEX=5'" "$out"
+result "nccl-env --peer, indexes 5 and 7: unset with NCCL >= 2.21, each node's own for older NCCL" $?
+env_peer b-gid-index-pinned --format json --master-port 28002
+json_ok roce-doctor/nccl-env-peer/v1 && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["unset"]==["NCCL_IB_GID_INDEX"] and d["nodes"][1]["own"][0]["value"]=="7" and "--master-port=28002" in d["nodes"][0]["torchrun"] else 1)' "$out"
+result "nccl-env --peer --format json: nccl-env-peer/v1 with each node's own values" $?
+env_peer b-nic-down
+grep -q "^export NCCL_IB_HCA='=mlx5_0:1'" "$out"
+result "nccl-env --peer, a NIC of B down: NCCL_IB_HCA of the rail both nodes have" $?
+bad "nccl-env --peer --format docker" 64 'sh or json' -- --from "$fx/clean/a.json" nccl-env --peer x --format docker
+bad "nccl-env --peer --socket-if" 64 'cannot be used with --peer' -- --from "$fx/clean/a.json" nccl-env --peer x --socket-if eth0
+bad "nccl-env --peer-fixture without --peer" 64 'need --peer ADDR' -- --from "$fx/clean/a.json" nccl-env --peer-fixture "$fx/clean/peer"
+
 tap_end
