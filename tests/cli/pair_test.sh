@@ -5,27 +5,26 @@
 BIN=$1 FIXTURES=$2
 . "$(dirname "$0")/../lib/tap.sh"
 
-fx=$scratch/pairs
-python3 "$(dirname "$0")/pair_fixtures.py" "$BIN" "$FIXTURES" "$fx" || { echo "Bail out! pair fixtures"; exit 1; }
 
-# peer CASE [ARGS...]: check --peer on the case's pair, node a from its snapshot
-peer() { local c=$1; shift; run --from "$fx/$c/a.json" check --peer 192.168.88.2 --peer-fixture "$fx/$c/peer" "$@"; }
-# has ID SEVERITY NODE [FIX-PATTERN]: a finding in the JSON report (NODE a, b or null)
-has() {
-	python3 - "$out" "$@" <<'EOF'
-import json, re, sys
-d = json.load(open(sys.argv[1]))
-fid, sev, node = sys.argv[2:5]
-pat = sys.argv[5] if len(sys.argv) > 5 else None
-for f in d["findings"]:
-    if f["id"] == fid and f["severity"] == sev and str(f["node"] if f["node"] else "null") == node:
-        if pat is None or re.search(pat, f["fix"] or ""):
-            sys.exit(0)
-sys.exit(1)
-EOF
+# python3 may be a slow shim (pyenv): ask it once for the interpreter itself
+py=$(python3 -c 'import sys; print(sys.executable)')
+# findings: the JSON report's findings, one "id|severity|node|fix" line each (fix lines joined by " / ")
+findings() {
+	"$py" -c 'import json,sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+    print("%s|%s|%s|%s" % (f["id"], f["severity"], f["node"] or "null", " / ".join(f["fix_lines"])))' "$out" > "$scratch/findings"
 }
-# none SEVERITY...: no finding of these severities from the pair rules
-worst_pair() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=[f["severity"] for f in d["findings"] if f["origin"]=="pair"]; print(max(s, key=["ok","info","warn","fail"].index) if s else "none")' "$out"; }
+# has ID SEVERITY NODE [FIX-PATTERN]: a finding of the last findings (NODE a, b or null)
+has() { grep -qE -- "^$1\|$2\|$3\|.*${4:-}" "$scratch/findings"; }
+fx=$scratch/pairs
+"$py" "$(dirname "$0")/pair_fixtures.py" "$BIN" "$FIXTURES" "$fx" || { echo "Bail out! pair fixtures"; exit 1; }
+worst_pair() { "$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); s=[f["severity"] for f in d["findings"] if f["origin"]=="pair"]; print(max(s, key=["ok","info","warn","fail"].index) if s else "none")' "$out"; }
+# peer CASE [ARGS...]: check --peer on the case's pair, node a from its snapshot (with --json: its findings)
+peer() {
+	local c=$1; shift
+	run --from "$fx/$c/a.json" check --peer 192.168.88.2 --peer-fixture "$fx/$c/peer" "$@"
+	case " $* " in *" --json "*) findings ;; esac
+}
 
 peer clean
 [ "$rc" -eq 0 ] && grep -q '^verdict: info (a: node-a, b: node-b' "$out" && grep -qE '^1 +mlx5_0/1 ens19f0np0 192.168.88.1 +mlx5_0/1 ens19f0np0 192.168.88.2 +192.168.88.0/24 +9000/9000 +5/5 +ok +23.60 +94' "$out"
@@ -33,13 +32,13 @@ result "clean pair: exit 0, verdict first, rail table with subnet, MTU, GID, RDM
 peer clean --json
 json_ok roce-doctor/pair/v1 && [ "$rc" -eq 0 ] && [ "$(worst_pair)" = ok ] && has pair.rail ok null && has pair.rdma ok null && has pair.bootstrap ok null && has pair.bw ok null && has pair.gid_index ok null
 result "clean pair --json: pair/v1, every pair finding ok" $?
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rails"]; sys.exit(0 if len(r)==2 and r[1]["a"]["device"]=="mlx5_1" and r[1]["b"]["address"]=="192.168.88.22" and r[0]["link"]=="same_subnet" and d["bootstrap"][1]["port"]==29500 and d["nodes"][1]["hostname"]=="node-b" else 1)' "$out"
+"$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rails"]; sys.exit(0 if len(r)==2 and r[1]["a"]["device"]=="mlx5_1" and r[1]["b"]["address"]=="192.168.88.22" and r[0]["link"]=="same_subnet" and d["bootstrap"][1]["port"]==29500 and d["nodes"][1]["hostname"]=="node-b" else 1)' "$out"
 result "pair/v1: rails, bootstrap probes and nodes as documented" $?
 
 peer b-mtu-1500 --json
 [ "$rc" -eq 2 ] && has pair.mtu warn b 'ip link set dev ens19f1np1 mtu 9000   # on b' && has pair.rdma fail b 'ip link set dev ens19f1np1 mtu 9000' && has netdev.mtu warn b && has compare.mtu warn null
 result "B's MTU 1500 on one rail: pair.mtu [b], the failed rail is the path MTU on b, b's own netdev.mtu, compare.mtu" $?
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rails"]; sys.exit(0 if r[0]["rdma"]=="ok" and r[1]["rdma"]=="timeout" else 1)' "$out"
+"$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rails"]; sys.exit(0 if r[0]["rdma"]=="ok" and r[1]["rdma"]=="timeout" else 1)' "$out"
 result "B's MTU 1500: the other rail passes" $?
 
 peer b-gid-index-pinned --json
@@ -53,7 +52,7 @@ peer b-bootstrap-blocked --json
 [ "$rc" -eq 2 ] && has pair.bootstrap fail b 'nft insert rule inet filter input tcp dport \{ 29500, 32768-60999 \} accept   # on b' && has pair.rdma ok null && has firewall.rules fail b
 result "bootstrap blocked on B: pair.bootstrap [b] with b's nft rule, RDMA passes" $?
 peer b-bootstrap-blocked --json --master-port 28002
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["master_port"]==28002 and d["bootstrap"][1]["port"]==28002 else 1)' "$out" && has pair.bootstrap fail b 'tcp dport \{ 28002, 32768-60999 \}'
+"$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["master_port"]==28002 and d["bootstrap"][1]["port"]==28002 else 1)' "$out" && has pair.bootstrap fail b 'tcp dport \{ 28002, 32768-60999 \}'
 result "--master-port 28002: probed and in b's fix" $?
 
 peer b-udp-4791-one-rail --json
@@ -75,7 +74,7 @@ peer clean -v
 grep -qE '^  OK    pair.rdma ' "$out" && ! grep -q 'not shown' "$out"
 result "-v prints the ok findings too" $?
 peer clean --only memlock --json
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if all(f["id"].startswith("memlock") for f in d["findings"] if f["origin"]=="check") and any(f["origin"]=="check" for f in d["findings"]) else 1)' "$out"
+"$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if all(f["id"].startswith("memlock") for f in d["findings"] if f["origin"]=="check") and any(f["origin"]=="check" for f in d["findings"]) else 1)' "$out"
 result "--only applies to both nodes' own findings" $?
 
 # bad input: one line, documented exit, nothing on stdout
@@ -96,7 +95,7 @@ echo '{"rails": [' > "$scratch/bad/probes.json"
 bad "probes.json that is not JSON" 3 'probes.json: line' -- --from "$fx/clean/a.json" check --peer x --peer-fixture "$scratch/bad"
 cp "$fx/clean/peer/probes.json" "$scratch/bad/" && head -c 3000 "$fx/clean/peer/snapshot.json" > "$scratch/bad/snapshot.json"
 bad "the peer's snapshot cut short" 3 "the peer x's snapshot: .*snapshot.json" -- --from "$fx/clean/a.json" check --peer x --peer-fixture "$scratch/bad"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["system"]=None; json.dump(d, open(sys.argv[2],"w"))' "$fx/clean/peer/snapshot.json" "$scratch/bad/snapshot.json"
+"$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); d["system"]=None; json.dump(d, open(sys.argv[2],"w"))' "$fx/clean/peer/snapshot.json" "$scratch/bad/snapshot.json"
 bad "the peer's snapshot without system sources" 3 "the peer's snapshot was taken without the system sources" -- --from "$fx/clean/a.json" check --peer x --peer-fixture "$scratch/bad"
 
 # README's Pair (ids) table holds exactly the ids the pair rules can emit (pair_ids[] in src/core/pair_findings.c)
@@ -118,7 +117,7 @@ env_peer b-gid-index-pinned
 [ "$rc" -eq 0 ] && grep -q '^unset NCCL_IB_GID_INDEX' "$out" && ! grep -q '^export NCCL_IB_GID_INDEX' "$out" && grep -q "^export NCCL_IB_ADDR_FAMILY='AF_INET'" "$out" && grep -q "^# on b (node-b) only: echo 'NCCL_IB_GID_INDEX=7' >> ~/.nccl.conf" "$out" && grep -q "^# on a (node-a) only: echo 'NCCL_IB_GID_INDEX=5'" "$out"
 result "nccl-env --peer, indexes 5 and 7: unset with NCCL >= 2.21, each node's own for older NCCL" $?
 env_peer b-gid-index-pinned --format json --master-port 28002
-json_ok roce-doctor/nccl-env-peer/v1 && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["unset"]==["NCCL_IB_GID_INDEX"] and d["nodes"][1]["own"][0]["value"]=="7" and "--master-port=28002" in d["nodes"][0]["torchrun"] else 1)' "$out"
+json_ok roce-doctor/nccl-env-peer/v1 && "$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["unset"]==["NCCL_IB_GID_INDEX"] and d["nodes"][1]["own"][0]["value"]=="7" and "--master-port=28002" in d["nodes"][0]["torchrun"] else 1)' "$out"
 result "nccl-env --peer --format json: nccl-env-peer/v1 with each node's own values" $?
 env_peer b-nic-down
 grep -q "^export NCCL_IB_HCA='=mlx5_0:1'" "$out"
