@@ -251,6 +251,14 @@ static const char *outcome_text(const struct rail_rdma_probe *p)
 	}
 }
 
+/* The GID index the probe used on an end: a pinned NCCL_IB_GID_INDEX, as NCCL would, else the rail's. */
+static long used_index(const struct pair_side *s, const struct pair_port *p)
+{
+	long pinned;
+
+	return pinned_wrong(s, p, &pinned) ? pinned : p->end.gid_index;
+}
+
 static void rail_subject(const struct pair_rail *r, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s/%u<->%s/%u", r->a.end.device, r->a.end.port, r->b.end.device, r->b.end.port);
@@ -286,9 +294,9 @@ static void classify_rdma(const struct pair_side *a, const struct pair_side *b, 
 			continue;
 		}
 		explain_rail(a, b, rails, r, p, &c);
-		pair_add(out, c.node, "pair.rdma", SEVERITY_FAIL, subject, c.fix, "RDMA between %s (GID %d) and %s (GID "
-			 "%d) failed%s: %s%s%s; what it usually means: %s", r->a.end.address, r->a.end.gid_index,
-			 r->b.end.address, r->b.end.gid_index, p->seen_by_peer ? " on b" : "", outcome_text(p),
+		pair_add(out, c.node, "pair.rdma", SEVERITY_FAIL, subject, c.fix, "RDMA between %s (GID %ld) and %s (GID "
+			 "%ld) failed%s: %s%s%s; what it usually means: %s", r->a.end.address, used_index(a, &r->a),
+			 r->b.end.address, used_index(b, &r->b), p->seen_by_peer ? " on b" : "", outcome_text(p),
 			 p->detail[0] ? ": " : "", p->detail, c.text);
 	}
 }

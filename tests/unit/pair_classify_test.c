@@ -125,6 +125,7 @@ static void pinned_index_on_b_is_the_cause_before_anything_else(void)
 	CHECK(world_count(&out, "pair.rdma", SEVERITY_FAIL, 'b') == 2);
 	f = world_find(&out, "pair.rdma", SEVERITY_FAIL);
 	CHECK(f && strstr(f->message, "pins NCCL_IB_GID_INDEX=5") && strstr(f->message, "10.9.9.2 (RoCE v2)"));
+	CHECK(f && strstr(f->message, "192.168.88.2 (GID 5) failed"));   /* the index the probe used, as NCCL would */
 	CHECK(f && f->fix && strstr(f->fix, "export NCCL_IB_GID_INDEX=7   # on b (node-b)"));
 }
 
