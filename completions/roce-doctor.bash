@@ -39,7 +39,7 @@ _roce_doctor()
 		esac
 	done
 	case $prev in
-		--root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+		--root|--peer-fixture) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 		--from) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		--family) COMPREPLY=($(compgen -W "ipv4 ipv6" -- "$cur")); return ;;
 		--format) COMPREPLY=($(compgen -W "sh env json docker k8s" -- "$cur")); return ;;
@@ -53,15 +53,15 @@ _roce_doctor()
 		--only) _roce_doctor_check_ids "${COMP_WORDS[0]}" only "$cur"; return ;;
 		--skip) _roce_doctor_check_ids "${COMP_WORDS[0]}" skip "$cur"; return ;;
 		--peer|--bind|-p|--port|-s|--size|-n|--iters|-D|--duration|-q|--qps|-t|--tx-depth|\
-		-I|--inline|-x|--gid-index|--timeout|--max-mem|--max-qps|--max-seconds) return ;;
+		-I|--inline|-x|--gid-index|--timeout|--max-mem|--max-qps|--max-seconds|--master-port) return ;;
 	esac
 	case $cmd in
 		"") COMPREPLY=($(compgen -W "$_roce_doctor_commands help --json --root --from --verbose --help --version -h" -- "$cur")) ;;
 		help) COMPREPLY=($(compgen -W "$_roce_doctor_commands" -- "$cur")) ;;
 		devices) COMPREPLY=($(compgen -W "--brief --from --json --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
 		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --netdev --from --json --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
-		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --color --from --verbose --json --help" -- "$cur")) ;;
-		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --from --json --verbose --help" -- "$cur")) ;;
+		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --color --from --peer --master-port --no-bw --timeout --peer-fixture --verbose --json --help" -- "$cur")) ;;
+		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --from --peer --master-port --peer-fixture --json --verbose --help" -- "$cur")) ;;
 		snapshot) COMPREPLY=($(compgen -W "--json-lines --json --verbose --help" -- "$cur")) ;;
 		compare) COMPREPLY=($(compgen -W "--family --json --verbose --help - $(compgen -f -- "$cur")" -- "$cur")) ;;
 		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --json --verbose --help" -- "$cur")) ;;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cmd/check_list.h"
+#include "cmd/check_peer.h"
 #include "cmd/check_probe.h"
 #include "cmd/commands.h"
 #include "cmd/check_report.h"
@@ -18,7 +19,8 @@
 #include "output/render.h"
 
 #define IDS_MAX 64   /* --only prefixes and --skip ids, each */
-enum { OPT_ONLY = 0x100, OPT_SKIP, OPT_USER, OPT_LIST, OPT_COLOR };
+enum { OPT_ONLY = 0x100, OPT_SKIP, OPT_USER, OPT_LIST, OPT_COLOR, OPT_PEER, OPT_MASTER_PORT, OPT_NO_BW,
+       OPT_PEER_FIXTURE };
 
 struct check_args {
 	const char *only[IDS_MAX + 1];
@@ -28,6 +30,8 @@ struct check_args {
 	bool list;
 	const char *user;
 	enum colour_when colour;
+	struct check_peer_args peer;      /* --peer and its options */
+	bool peer_options;                /* one of --master-port, --no-bw, --peer-fixture was given */
 };
 
 static const struct argp_option check_options[] = {
@@ -39,6 +43,14 @@ static const struct argp_option check_options[] = {
 	  "under --root; with --from only the user the snapshot recorded)", 0 },
 	{ "color", OPT_COLOR, "WHEN", 0, "Colour the text: auto (default) on a terminal unless NO_COLOR is "
 	  "set or TERM=dumb; always (also wraps to $COLUMNS, as on a terminal); never", 0 },
+	{ "peer", OPT_PEER, "ADDR", 0, "Judge this node and the peer at ADDR (running roce-doctor serve) together: "
+	  "both nodes' findings, compare of the two, the rails between them, RDMA and NCCL's bootstrap by traffic, a "
+	  "short bw per rail (roce-doctor/pair/v1)", 1 },
+	{ "master-port", OPT_MASTER_PORT, "N", 0, "With --peer: torchrun's MASTER_PORT to test on the peer (default "
+	  "29500)", 1 },
+	{ "no-bw", OPT_NO_BW, NULL, 0, "With --peer: skip the short bw run per rail", 1 },
+	{ "peer-fixture", OPT_PEER_FIXTURE, "DIR", 0, "With --peer, for tests: the peer's snapshot and the probes' "
+	  "results from DIR/snapshot.json and DIR/probes.json instead of a serve", 1 },
 	{ 0 }
 };
 
@@ -82,6 +94,31 @@ static error_t parse_check(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_USER:
 		a->user = arg;
+		return 0;
+	case OPT_PEER:
+		if (!*arg || strlen(arg) > 253 || strspn(arg, "0123456789abcdefABCDEF.:-_%ghijklmnopqrstuvwxyz"
+							  "GHIJKLMNOPQRSTUVWXYZ") != strlen(arg))
+			argp_error(state, "bad --peer '%s': expected an address or a host name", arg);
+		a->peer.peer = arg;
+		return 0;
+	case OPT_MASTER_PORT:
+		a->peer.master_port = (unsigned)parse_count(state, "--master-port", arg, 1, 65535);
+		a->peer_options = true;
+		return 0;
+	case OPT_NO_BW:
+		a->peer.no_bw = true;
+		a->peer_options = true;
+		return 0;
+	case OPT_PEER_FIXTURE:
+		a->peer.fixture = arg;
+		a->peer_options = true;
+		return 0;
+	case ARGP_KEY_END:
+		if (a->peer_options && !a->peer.peer)
+			argp_error(state, "--master-port, --no-bw and --peer-fixture need --peer ADDR");
+		if (a->peer.peer && a->user)
+			argp_error(state, "--user cannot be used with --peer: each node's snapshot records its own "
+				   "default user's view");
 		return 0;
 	case OPT_COLOR:
 		if (colour_when_parse(arg, &a->colour) < 0)
@@ -171,12 +208,24 @@ int cmd_check(struct app *app, int argc, char **argv)
 	json_t *doc;
 	int code;
 
-	if (command_parse(&check_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY, argc, argv, &args, app) != 0)
+	if (command_parse(&check_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY | COMMON_TIMEOUT, argc, argv, &args,
+			  app) != 0)
 		return EXIT_USAGE;
 	findings.only = args.only;
 	findings.skip = args.skip;
 	if (args.list)
 		return check_list_emit(app, &findings);
+	if (app->timeout_s && !args.peer.peer) {
+		fprintf(stderr, "roce-doctor: check: --timeout needs --peer ADDR (check alone sends nothing)\n");
+		return EXIT_USAGE;
+	}
+	if (args.peer.peer) {
+		args.peer.only = args.only;
+		args.peer.skip = args.skip;
+		if (!args.peer.master_port)
+			args.peer.master_port = PAIR_MASTER_PORT_DEFAULT;
+		return check_peer_run(app, &args.peer);
+	}
 	system = calloc(1, sizeof(*system));   /* ~20 KiB of fixed arrays */
 	if (!system) {
 		fprintf(stderr, "roce-doctor: out of memory\n");

@@ -2,15 +2,20 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "cmd/nccl_env_peer.h"
 #include "core/nccl_env.h"
+#include "core/pair.h"
 #include "output/render.h"
 
-enum { OPT_FORMAT = 0x100, OPT_SOCKET_IF };
+enum { OPT_FORMAT = 0x100, OPT_SOCKET_IF, OPT_PEER, OPT_PEER_FIXTURE, OPT_MASTER_PORT };
 enum env_format { FORMAT_SH, FORMAT_ENV, FORMAT_JSON, FORMAT_DOCKER, FORMAT_K8S };
 
 struct nccl_env_args {
 	enum env_format format;
 	const char *socket_if;
+	bool format_given;
+	const char *peer, *peer_fixture;  /* --peer: one environment for this node and the peer (nccl_env_peer.c) */
+	unsigned master_port;
 };
 
 static const struct argp_option nccl_env_options[] = {
@@ -18,6 +23,12 @@ static const struct argp_option nccl_env_options[] = {
 	  "(a YAML env list)", 0 },
 	{ "socket-if", OPT_SOCKET_IF, "IFACE", 0, "Interface for NCCL's bootstrap socket (default: the netdev of the "
 	  "first usable port with an address of --family)", 0 },
+	{ "peer", OPT_PEER, "ADDR", 0, "One environment right on this node and the peer at ADDR (running roce-doctor "
+	  "serve), with the torchrun and mpirun lines; --format sh or json", 1 },
+	{ "master-port", OPT_MASTER_PORT, "N", 0, "With --peer: torchrun's --master-port in the launch lines (default "
+	  "29500)", 1 },
+	{ "peer-fixture", OPT_PEER_FIXTURE, "DIR", 0, "With --peer, for tests: the peer's snapshot from "
+	  "DIR/snapshot.json instead of a serve", 1 },
 	{ 0 }
 };
 
@@ -31,12 +42,30 @@ static error_t parse_nccl_env(int key, char *arg, struct argp_state *state)
 		for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
 			if (strcmp(arg, formats[i]) == 0) {
 				a->format = (enum env_format)i;
+				a->format_given = true;
 				return 0;
 			}
 		argp_error(state, "bad --format '%s': expected sh, env, json, docker or k8s", arg);
 		return 0;
 	case OPT_SOCKET_IF:
 		a->socket_if = arg;
+		return 0;
+	case OPT_PEER:
+		a->peer = arg;
+		return 0;
+	case OPT_PEER_FIXTURE:
+		a->peer_fixture = arg;
+		return 0;
+	case OPT_MASTER_PORT:
+		a->master_port = (unsigned)parse_count(state, "--master-port", arg, 1, 65535);
+		return 0;
+	case ARGP_KEY_END:
+		if ((a->peer_fixture || a->master_port) && !a->peer)
+			argp_error(state, "--master-port and --peer-fixture need --peer ADDR");
+		if (a->peer && a->socket_if)
+			argp_error(state, "--socket-if cannot be used with --peer: each node's bootstrap netdev is its own");
+		if (a->peer && a->format != FORMAT_SH && a->format != FORMAT_JSON)
+			argp_error(state, "--peer prints sh or json: --format docker, env and k8s describe one node");
 		return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
@@ -163,6 +192,12 @@ int cmd_nccl_env(struct app *app, int argc, char **argv)
 
 	if (command_parse(&nccl_env_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
+	if (args.peer) {
+		if (args.format == FORMAT_JSON)
+			app->json = true;
+		return nccl_env_peer_run(app, args.peer, args.peer_fixture,
+					 args.master_port ? args.master_port : PAIR_MASTER_PORT_DEFAULT);
+	}
 	code = app_probe_host(app, &host);
 	if (code != EXIT_OK)
 		return code;

@@ -53,7 +53,8 @@ static const struct argp snapshot_argp = {
 };
 
 /* The host model comes from app_probe_host (live or --root); the system sources as check reads them (every
- * source, for check's default user; live, the ibv_reg_mr probe runs); identity reads the same root. */
+ * source, for check's default user; live, the ibv_reg_mr probe runs); identity reads the same root. serve and check
+ * --peer take their own node's snapshot through it too. */
 int snapshot_take(const struct app *app, struct snapshot *s)
 {
 	const struct findings every = { 0 };

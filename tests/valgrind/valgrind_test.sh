@@ -35,9 +35,16 @@ snap=$(mktemp) cut=$(mktemp)
 trap 'rm -f "$log" "$snap" "$cut"' EXIT
 "$BIN" --root "$FIX/cx6lx-2port" snapshot >"$snap" 2>/dev/null
 head -c 3000 "$snap" >"$cut"
+# check --peer and nccl-env --peer on a peer from files: the same host as both nodes, every probe answered
+peer=$(mktemp -d) && cp "$snap" "$peer/snapshot.json" && trap 'rm -rf "$log" "$snap" "$cut" "$peer"' EXIT
+printf '%s\n' '{"rails": [{"a": "mlx5_0/1", "b": "mlx5_0/1", "rdma": {"outcome": "timeout", "detail": "x"}},' \
+	'{"a": "mlx5_1/1", "b": "mlx5_1/1", "rdma": {"outcome": "ok", "path_mtu": 4096}, "bw": {"gbps": 20.0}}],' \
+	'"tcp": [{"purpose": "ephemeral", "port": 40000, "outcome": "not_arrived"}]}' >"$peer/probes.json"
 for cmd in "snapshot" "--root $FIX/softroce snapshot --json-lines" "--from $snap devices" "--from $snap gid --suggest" \
 	"--from $snap --json nccl-env" "--from $snap check" "--from $cut gid" "--from $FIX devices" \
-	"compare $snap $snap" "--json compare -v $snap $snap $snap" "compare $snap $cut" "compare $FIX"; do
+	"compare $snap $snap" "--json compare -v $snap $snap $snap" "compare $snap $cut" "compare $FIX" \
+	"--from $snap check --peer x --peer-fixture $peer -v" "--root $FIX/cx6lx-2port --json check --peer x --peer-fixture $peer" \
+	"--from $snap nccl-env --peer x --peer-fixture $peer" "--from $snap check --peer x --peer-fixture $FIX"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 "${supp[@]}" \

@@ -1,0 +1,141 @@
+/* pair/v1 as text. The verdict leads (the answer to "will NCCL run between these two nodes"), then the rails,
+ * then what is wrong, each finding marked [a] or [b] with its fix on that node. */
+#include "output/pair_text.h"
+
+#include <string.h>
+
+#include "output/render.h"
+
+static const struct column rail_columns[] = {
+	{ "rail", "RAIL" }, { "a", "A PORT" }, { "b", "B PORT" }, { "subnet", "SUBNET" }, { "mtu", "MTU A/B" },
+	{ "gid", "GID A/B" }, { "rdma", "RDMA" }, { "bw", "BW Gb/s" }, { "link", "LINK %" },
+};
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static void end_text(const json_t *end, char *buf, size_t size)
+{
+	if (!json_is_object(end)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	snprintf(buf, size, "%s/%lld %s %s", str(end, "device"), json_integer_value(json_object_get(end, "port")),
+		 str(end, "netdev"), json_is_string(json_object_get(end, "address")) ? str(end, "address") : "-");
+}
+
+/* "9000/1500": both ends' value of member, "-" where unknown. */
+static void both(const json_t *rail, const char *member, char *buf, size_t size)
+{
+	char x[32], y[32];
+
+	render_cell(json_object_get(json_object_get(rail, "a"), member), x, sizeof(x));
+	render_cell(json_object_get(json_object_get(rail, "b"), member), y, sizeof(y));
+	snprintf(buf, size, "%s/%s", x, y);
+}
+
+static void print_rails(FILE *out, const json_t *rails)
+{
+	json_t *rows = json_array(), *rail;
+	size_t i;
+
+	json_array_foreach(rails, i, rail) {
+		char a[160], b[160], mtu[64], gid[64], rdma[48], bw[32] = "-", link[32] = "-";
+		const json_t *g = json_object_get(rail, "bw_gbps"), *l = json_object_get(rail, "link_percent");
+
+		end_text(json_object_get(rail, "a"), a, sizeof(a));
+		end_text(json_object_get(rail, "b"), b, sizeof(b));
+		both(rail, "netdev_mtu", mtu, sizeof(mtu));
+		both(rail, "gid_index", gid, sizeof(gid));
+		snprintf(rdma, sizeof(rdma), "%s%s", json_is_string(json_object_get(rail, "rdma")) ? str(rail, "rdma") : "-",
+			 json_is_true(json_object_get(rail, "crossed")) ? " (crossed)" : "");
+		if (json_is_number(g))
+			snprintf(bw, sizeof(bw), "%.2f", json_number_value(g));
+		if (json_is_number(l))
+			snprintf(link, sizeof(link), "%.0f", json_number_value(l));
+		json_array_append_new(rows, json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "rail",
+						      (json_int_t)(i + 1), "a", a, "b", b, "subnet",
+						      json_is_string(json_object_get(rail, "subnet")) ? str(rail, "subnet") :
+						      str(rail, "link"), "mtu", mtu, "gid", gid, "rdma", rdma, "bw", bw,
+						      "link", link));
+	}
+	render_table(out, rows, rail_columns, sizeof(rail_columns) / sizeof(rail_columns[0]));
+	json_decref(rows);
+}
+
+static void print_bootstrap(FILE *out, const json_t *boot)
+{
+	const json_t *t;
+	size_t i;
+
+	json_array_foreach(boot, i, t)
+		fprintf(out, "%s %s -> %s:%lld (%s): %s\n", i ? "          " : "bootstrap:", str(t, "local_address"),
+			str(t, "remote_address"), json_integer_value(json_object_get(t, "port")), str(t, "purpose"),
+			str(t, "outcome"));
+}
+
+/* The findings of one origin (and node, for check's), not ok ones unless verbose. Returns how many were folded. */
+static size_t print_group(FILE *out, const json_t *findings, const char *origin, const char *node, bool verbose,
+			  const char *title)
+{
+	const json_t *it, *line;
+	size_t i, k, folded = 0;
+	bool titled = false;
+
+	json_array_foreach(findings, i, it) {
+		char tag[8], mark[8] = "";
+
+		if (strcmp(str(it, "origin"), origin) != 0 || (node && strcmp(str(it, "node"), node) != 0))
+			continue;
+		if (!verbose && strcmp(str(it, "severity"), "ok") == 0) {
+			folded++;
+			continue;
+		}
+		if (!titled) {
+			fprintf(out, "\n%s\n", title);
+			titled = true;
+		}
+		snprintf(tag, sizeof(tag), "%s", str(it, "severity"));
+		for (char *c = tag; *c; c++)
+			*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
+		if (json_is_string(json_object_get(it, "node")))
+			snprintf(mark, sizeof(mark), "[%s] ", str(it, "node"));
+		fprintf(out, "  %-4s  %s%-22s %s: %s\n", tag, mark, str(it, "id"), str(it, "subject"), str(it, "message"));
+		json_array_foreach(json_object_get(it, "fix_lines"), k, line)   /* never wrapped: pasted as printed */
+			fprintf(out, "        %s %s\n", k == 0 ? "fix:" : "    ", json_string_value(line));
+	}
+	return folded;
+}
+
+void pair_text_print(FILE *out, const json_t *doc, bool verbose)
+{
+	const json_t *counts = json_object_get(doc, "counts"), *nodes = json_object_get(doc, "nodes");
+	const json_t *f = json_object_get(doc, "findings");
+	char title[256];
+	size_t folded = 0;
+
+	fprintf(out, "verdict: %s (a: %s, b: %s; %lld fail, %lld warn, %lld info)\n\n", str(doc, "verdict"),
+		json_is_string(json_object_get(json_array_get(nodes, 0), "hostname")) ?
+		str(json_array_get(nodes, 0), "hostname") : "this node",
+		json_is_string(json_object_get(json_array_get(nodes, 1), "hostname")) ?
+		str(json_array_get(nodes, 1), "hostname") : str(doc, "peer"),
+		json_integer_value(json_object_get(counts, "fail")), json_integer_value(json_object_get(counts, "warn")),
+		json_integer_value(json_object_get(counts, "info")));
+	print_rails(out, json_object_get(doc, "rails"));
+	print_bootstrap(out, json_object_get(doc, "bootstrap"));
+	for (size_t n = 0; n < 2; n++) {
+		const json_t *node = json_array_get(nodes, n);
+
+		snprintf(title, sizeof(title), "[%s] %s: its own check (verdict %s)", str(node, "node"),
+			 json_is_string(json_object_get(node, "hostname")) ? str(node, "hostname") : "-", str(node, "verdict"));
+		folded += print_group(out, f, "check", str(node, "node"), verbose, title);
+	}
+	folded += print_group(out, f, "compare", NULL, verbose, "compare (the two snapshots):");
+	folded += print_group(out, f, "pair", NULL, verbose, "pair (between the two nodes):");
+	if (folded)
+		fprintf(out, "\n  %zu ok finding(s) not shown: -v shows them\n", folded);
+}
