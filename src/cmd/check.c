@@ -8,6 +8,7 @@
 #include "cmd/check_peer.h"
 #include "cmd/check_probe.h"
 #include "cmd/commands.h"
+#include "cmd/peer_source.h"
 #include "cmd/check_report.h"
 #include "core/check_catalog.h"
 #include "core/checks.h"
@@ -43,7 +44,8 @@ static const struct argp_option check_options[] = {
 	  "under --root; with --from only the user the snapshot recorded)", 0 },
 	{ "color", OPT_COLOR, "WHEN", 0, "Colour the text: auto (default) on a terminal unless NO_COLOR is "
 	  "set or TERM=dumb; always (also wraps to $COLUMNS, as on a terminal); never", 0 },
-	{ "peer", OPT_PEER, "ADDR", 0, "Judge this node and the peer at ADDR (running roce-doctor serve) together: "
+	{ "peer", OPT_PEER, "ADDR", 0, "Judge this node and the peer at ADDR[:PORT] (running roce-doctor serve, "
+	  "port 18516 unless named) together: "
 	  "both nodes' findings, compare of the two, the rails between them, RDMA and NCCL's bootstrap by traffic, a "
 	  "short bw per rail (roce-doctor/pair/v1)", 1 },
 	{ "master-port", OPT_MASTER_PORT, "N", 0, "With --peer: torchrun's MASTER_PORT to test on the peer (default "
@@ -95,12 +97,15 @@ static error_t parse_check(int key, char *arg, struct argp_state *state)
 	case OPT_USER:
 		a->user = arg;
 		return 0;
-	case OPT_PEER:
-		if (!*arg || strlen(arg) > 253 || strspn(arg, "0123456789abcdefABCDEF.:-_%ghijklmnopqrstuvwxyz"
-							  "GHIJKLMNOPQRSTUVWXYZ") != strlen(arg))
-			argp_error(state, "bad --peer '%s': expected an address or a host name", arg);
+	case OPT_PEER: {
+		char host[256], why[256];
+		unsigned port;
+
+		if (peer_split(arg, host, sizeof(host), &port, why, sizeof(why)) < 0)
+			argp_error(state, "%s", why);
 		a->peer.peer = arg;
 		return 0;
+	}
 	case OPT_MASTER_PORT:
 		a->peer.master_port = (unsigned)parse_count(state, "--master-port", arg, 1, 65535);
 		a->peer_options = true;

@@ -21,6 +21,10 @@
 
 static const char *const side_names[2] = { "a", "b" };
 
+/* Each request to the peer (its snapshot, each probe) without --timeout: a serve on a host answers in well
+ * under a second, one in an emulated VM takes its snapshot in up to 15 s. */
+#define PEER_TIMEOUT_DEFAULT_S 20
+
 void peer_pair_close(struct peer_pair *p)
 {
 	for (int i = 0; i < 2; i++) {
@@ -35,17 +39,17 @@ void peer_pair_close(struct peer_pair *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int open_source(const char *peer, const char *fixture, struct peer_source *src)
+static int open_source(const char *peer, const char *fixture, unsigned timeout_s, struct peer_source *src)
 {
 	char why[1024];
 
-	if (!fixture) {
-		fprintf(stderr, "roce-doctor: --peer %s: this build has no serve client for the peer's snapshot and the "
-			"traffic probes yet; a recorded peer is read with --peer-fixture DIR\n", peer);
-		return EXIT_CANNOT_RUN;
-	}
-	if (peer_fixture_open(fixture, src, why, sizeof(why)) < 0) {
-		fprintf(stderr, "roce-doctor: --peer-fixture: %s\n", why);
+	if (fixture) {
+		if (peer_fixture_open(fixture, src, why, sizeof(why)) < 0) {
+			fprintf(stderr, "roce-doctor: --peer-fixture: %s\n", why);
+			return EXIT_CANNOT_RUN;
+		}
+	} else if (peer_serve_open(peer, timeout_s, src, why, sizeof(why)) < 0) {
+		fprintf(stderr, "roce-doctor: --peer %s: %s\n", peer, why);
 		return EXIT_CANNOT_RUN;
 	}
 	return EXIT_OK;
@@ -57,7 +61,7 @@ int peer_pair_open(const struct app *app, const char *peer, const char *fixture,
 	char why[1024];
 
 	memset(p, 0, sizeof(*p));
-	code = open_source(peer, fixture, &p->src);
+	code = open_source(peer, fixture, app->timeout_s ? app->timeout_s : PEER_TIMEOUT_DEFAULT_S, &p->src);
 	if (code != EXIT_OK)
 		return code;
 	p->src_open = true;
@@ -104,6 +108,7 @@ int peer_pair_open(const struct app *app, const char *peer, const char *fixture,
 		p->side[i].hostname = p->own[i].hostname;
 		p->side[i].in = &p->in[i];
 	}
+	p->src.local_host = p->own[0].host;
 	return EXIT_OK;
 fail:
 	peer_pair_close(p);
@@ -252,7 +257,7 @@ int check_peer_run(const struct app *app, const struct check_peer_args *args)
 		goto out;
 	}
 	pair_rails_check(&p->side[0], &p->side[1], rails, pf);
-	if (run_probes(p, args, app->timeout_s ? app->timeout_s : 10, rails, probes) < 0)
+	if (run_probes(p, args, app->timeout_s ? app->timeout_s : PEER_TIMEOUT_DEFAULT_S, rails, probes) < 0)
 		goto out;
 	pair_classify(&p->side[0], &p->side[1], rails, probes, args->master_port, pf);
 	doc = pair_report_doc(&(const struct pair_report){ .side = p->side, .own = own, .compare = &cmp, .pair = pf,

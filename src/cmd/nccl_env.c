@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "cmd/peer_source.h"
 #include "cmd/nccl_env_peer.h"
 #include "core/nccl_env.h"
 #include "core/pair.h"
@@ -50,9 +51,15 @@ static error_t parse_nccl_env(int key, char *arg, struct argp_state *state)
 	case OPT_SOCKET_IF:
 		a->socket_if = arg;
 		return 0;
-	case OPT_PEER:
+	case OPT_PEER: {
+		char host[256], why[256];
+		unsigned port;
+
+		if (peer_split(arg, host, sizeof(host), &port, why, sizeof(why)) < 0)
+			argp_error(state, "%s", why);
 		a->peer = arg;
 		return 0;
+	}
 	case OPT_PEER_FIXTURE:
 		a->peer_fixture = arg;
 		return 0;

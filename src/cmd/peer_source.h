@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/host.h"
 #include "model/pair.h"
 #include "model/snapshot_json.h"
 
@@ -29,10 +30,21 @@ struct peer_source {
 	int (*probe_tcp)(void *ctx, const char *local_address, const char *remote_address, uint16_t port,
 			 unsigned timeout_s, struct tcp_reach_probe *out, char *why, size_t why_size);
 	void (*close)(void *ctx);
+	/* This node's host model, set by check --peer once it is known (before any probe): the serve source
+	 * waits for completions on a software device as bw does. */
+	const struct host *local_host;
 };
 
 /* DIR/snapshot.json (the peer's snapshot) and DIR/probes.json (the probe results; README "check --peer" has its
  * form). 0, or -errno with one line in why naming the file and the member. */
 int peer_fixture_open(const char *dir, struct peer_source *src, char *why, size_t why_size);
+
+/* A running `roce-doctor serve` at peer ("host", "host:port", "[v6]:port"; serve's TCP port is 18516 unless
+ * named), every request bounded by timeout_s. 0, or -errno with one line in why (bad port, does not resolve). */
+/* "host", "host:port", "[v6]:port" or a bare IPv6 address (more than one colon) into host and port (18516 unless
+ * named, as bw's PEER with -p). 0, or -EINVAL with one line in why. */
+int peer_split(const char *peer, char *host, size_t host_size, unsigned *port, char *why, size_t why_size);
+
+int peer_serve_open(const char *peer, unsigned timeout_s, struct peer_source *src, char *why, size_t why_size);
 
 #endif

@@ -84,7 +84,8 @@ bad "--timeout without --peer" 64 'needs --peer ADDR' -- --from "$fx/clean/a.jso
 bad "--user with --peer" 64 'cannot be used with --peer' -- --from "$fx/clean/a.json" check --peer 192.168.88.2 --user root
 bad "--master-port 0" 64 'master-port' -- --from "$fx/clean/a.json" check --peer 192.168.88.2 --master-port 0
 bad "--peer with a space" 64 "bad --peer 'a b'" -- --from "$fx/clean/a.json" check --peer 'a b'
-bad "--peer without a serve client" 3 'no serve client' -- --from "$fx/clean/a.json" check --peer 192.168.88.2
+bad "--peer with no serve listening there" 3 'cannot connect to 127.0.0.1:1: Connection refused' -- --from "$fx/clean/a.json" check --peer 127.0.0.1:1
+bad "--peer with a port out of range" 64 "bad port in --peer '127.0.0.1:70000'" -- --from "$fx/clean/a.json" check --peer 127.0.0.1:70000
 bad "--peer-fixture that does not exist" 3 'probes.json: No such file' -- --from "$fx/clean/a.json" check --peer x --peer-fixture "$scratch/none"
 mkdir -p "$scratch/bad" && cp "$fx/clean/peer/snapshot.json" "$scratch/bad/"
 echo '{"rails": [{"a": "mlx5_0/1", "b": "mlx5_0/1", "rdma": {"outcome": "sideways"}}], "tcp": []}' > "$scratch/bad/probes.json"
@@ -125,5 +126,24 @@ result "nccl-env --peer, a NIC of B down: NCCL_IB_HCA of the rail both nodes hav
 bad "nccl-env --peer --format docker" 64 'sh or json' -- --from "$fx/clean/a.json" nccl-env --peer x --format docker
 bad "nccl-env --peer --socket-if" 64 'cannot be used with --peer' -- --from "$fx/clean/a.json" nccl-env --peer x --socket-if eth0
 bad "nccl-env --peer-fixture without --peer" 64 'need --peer ADDR' -- --from "$fx/clean/a.json" nccl-env --peer-fixture "$fx/clean/peer"
+
+# The real serve client against a real serve on 127.0.0.1 (this host's own snapshot on both sides: no RDMA
+# device on a CI machine, so the rails are empty and the verdict is the nodes' own), then one that stops
+# answering (SIGSTOP): one line naming the peer, exit 3, within the --timeout per request.
+sport=$((30000 + ($$ * 11) % 20000))
+"$BIN" serve --bind 127.0.0.1 --port "$sport" >"$scratch/serve.log" 2>&1 &
+spid=$!
+for _ in $(seq 50); do grep -q listening "$scratch/serve.log" && break; sleep 0.1; done
+run check --peer "127.0.0.1:$sport" --json --no-bw
+json_ok roce-doctor/pair/v1 && [ "$rc" -le 2 ] && grep -q "done: snapshot of" "$scratch/serve.log" &&
+	"$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["nodes"][1]["node"]=="b" else 1)' "$out"
+result "check --peer against a real serve: pair/v1, B's snapshot asked over the wire" $?
+kill -STOP "$spid"
+start=$(date +%s)
+run check --peer "127.0.0.1:$sport" --timeout 2
+took=$(($(date +%s) - start))
+[ "$rc" -eq 3 ] && [ ! -s "$out" ] && grep -q "the peer 127.0.0.1:$sport's snapshot" "$err" && [ "$took" -le 8 ]
+result "check --peer, serve stopped: exit 3 in ${took}s (--timeout 2), one line" $?
+kill -KILL "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
 
 tap_end
