@@ -216,9 +216,17 @@ int snapshot_parse(const char *text, size_t len, struct snapshot *s, char *why, 
 	json_t *doc;
 	int ret;
 
-	memset(s, 0, sizeof(*s));
+	/* everything but the fixed arrays of root and identity, which their readers write (140 KiB per snapshot) */
+	s->has_root = false;
+	s->root[0] = '\0';
+	s->identity.provider_count = s->identity.device_count = 0;
+	memset(&s->host, 0, sizeof(s->host));
+	s->system_known = false;
+	memset(&s->system, 0, sizeof(s->system));
+	memset(&s->warnings, 0, sizeof(s->warnings));
 	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &error);
 	if (!doc) {
+		memset(s, 0, sizeof(*s));
 		/* A --json-lines stream of several snapshots reads as one document followed by more text. */
 		if (strstr(error.text, "end of file expected"))
 			snprintf(why, why_size, "line %d column %d: a second document after the first: --from reads one "
