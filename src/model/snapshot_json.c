@@ -9,6 +9,7 @@
 
 #include "model/host_json.h"
 #include "model/identity_json.h"
+#include "model/json_arena.h"
 #include "model/system_json.h"
 
 #define SCHEMA_PREFIX "roce-doctor/snapshot/v"
@@ -212,6 +213,7 @@ static int read_snapshot(const json_t *doc, struct snapshot *s, char *why, size_
 
 int snapshot_parse(const char *text, size_t len, struct snapshot *s, char *why, size_t why_size)
 {
+	struct json_arena arena = { 0 };
 	json_error_t error;
 	json_t *doc;
 	int ret;
@@ -224,7 +226,7 @@ int snapshot_parse(const char *text, size_t len, struct snapshot *s, char *why, 
 	s->system_known = false;
 	memset(&s->system, 0, sizeof(s->system));
 	memset(&s->warnings, 0, sizeof(s->warnings));
-	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &error);
+	doc = json_arena_loadb(&arena, text, len, JSON_REJECT_DUPLICATES, &error);
 	if (!doc) {
 		memset(s, 0, sizeof(*s));
 		/* A --json-lines stream of several snapshots reads as one document followed by more text. */
@@ -237,8 +239,8 @@ int snapshot_parse(const char *text, size_t len, struct snapshot *s, char *why, 
 				 error.text);
 		return -EINVAL;
 	}
-	ret = read_snapshot(doc, s, why, why_size);
-	json_decref(doc);
+	ret = read_snapshot(doc, s, why, why_size);   /* copies what it keeps: the tree goes with the arena */
+	json_arena_free(&arena);
 	if (ret < 0) {
 		snapshot_free(s);
 		memset(s, 0, sizeof(*s));
