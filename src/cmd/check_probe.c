@@ -9,9 +9,19 @@
 
 #include "cmd/check_probe.h"
 #include "core/system_input.h"
+#include "netcfg/ip_rules.h"
+#include "netcfg/nftables.h"
 #include "probe/container.h"
+#include "probe/firewall_proc.h"
+#include "probe/gpu.h"
 #include "probe/local_ports.h"
+#include "probe/memlock.h"
+#include "probe/modules.h"
+#include "probe/nccl_conf.h"
 #include "probe/proc_environ.h"
+#include "probe/sysctl_arp.h"
+#include "probe/user_info.h"
+#include "probe/uverbs.h"
 #include "verbs/mr_probe.h"
 
 extern char **environ;

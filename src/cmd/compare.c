@@ -202,12 +202,35 @@ static int mark_column(json_t *nodes, const char *member)
 	return 0;
 }
 
-static json_t *compare_doc(const struct compare_inputs *in, const struct findings *f, const char **names)
+/* A finding's `nodes`: those its text names, and every node the rules recorded for it (the text lists the first
+ * few of a value's nodes and a count), in input order. */
+static json_t *finding_nodes(const struct compare_inputs *in, const struct finding *it, size_t k,
+			     const struct compare_concerns *cc, size_t *next, const char **names, unsigned char *mark)
+{
+	json_t *named = json_array();
+
+	memset(mark, 0, in->count);
+	for (size_t i = 0; it->severity != SEVERITY_OK && i < in->count; i++)
+		mark[i] = names_node(it->message, names[i]) || names_node(it->subject, names[i]);
+	for (; *next < cc->count && cc->items[*next].finding <= k; (*next)++)
+		if (cc->items[*next].finding == k && it->severity != SEVERITY_OK)
+			mark[cc->items[*next].node] = 1;
+	for (size_t i = 0; named && i < in->count; i++)
+		if (mark[i] && json_array_append_new(named, json_string(names[i])) < 0) {
+			json_decref(named);
+			return NULL;
+		}
+	return named;
+}
+
+static json_t *compare_doc(const struct compare_inputs *in, const struct findings *f,
+			   const struct compare_concerns *cc, const char **names)
 {
 	json_t *doc = doc_new("compare"), *nodes = json_array(), *list = json_array();
-	size_t counts[4] = { 0 };
+	unsigned char *mark = malloc(in->count ? in->count : 1);
+	size_t counts[4] = { 0 }, next = 0;
 
-	if (!doc || !nodes || !list)
+	if (!doc || !nodes || !list || !mark)
 		goto fail;
 	for (size_t i = 0; i < in->count; i++) {
 		json_t *node = node_json(&in->nodes[i], names[i]);
@@ -221,14 +244,14 @@ static json_t *compare_doc(const struct compare_inputs *in, const struct finding
 			goto fail;
 	for (size_t k = 0; k < f->count; k++) {
 		const struct finding *it = &f->items[k];
-		json_t *obj = finding_json(it), *named = json_array();
+		json_t *obj = finding_json(it), *named = finding_nodes(in, it, k, cc, &next, names, mark);
 
 		counts[it->severity]++;
-		for (size_t i = 0; obj && named && it->severity != SEVERITY_OK && i < in->count; i++)
-			if (names_node(it->message, names[i]) || names_node(it->subject, names[i]))
-				json_array_append_new(named, json_string(names[i]));
-		if (!obj || !named || json_object_set_new(obj, "nodes", named) < 0 || json_array_append_new(list, obj) < 0)
+		if (!obj || !named || json_object_set_new(obj, "nodes", named) < 0 || json_array_append_new(list, obj) < 0) {
+			json_decref(obj);
+			json_decref(named);
 			goto fail;
+		}
 	}
 	json_object_set_new(doc, "verdict", json_string(severity_name(findings_worst(f))));
 	json_object_set_new(doc, "counts", json_pack("{s:I, s:I, s:I, s:I, s:I}", "nodes", (json_int_t)in->count,
@@ -236,8 +259,10 @@ static json_t *compare_doc(const struct compare_inputs *in, const struct finding
 						     "warn", (json_int_t)counts[2], "fail", (json_int_t)counts[3]));
 	json_object_set_new(doc, "nodes", nodes);
 	json_object_set_new(doc, "findings", list);
+	free(mark);
 	return doc;
 fail:
+	free(mark);
 	json_decref(doc);
 	json_decref(nodes);
 	json_decref(list);
@@ -256,6 +281,7 @@ int cmd_compare(struct app *app, int argc, char **argv)
 	struct compare_args args = { 0 };
 	struct compare_inputs in = { 0 };
 	struct findings findings = { 0 };
+	struct compare_concerns concerns = { 0 };
 	const char **names = NULL;
 	char why[1024];
 	json_t *doc = NULL;
@@ -273,8 +299,8 @@ int cmd_compare(struct app *app, int argc, char **argv)
 	}
 	names = calloc(in.count ? in.count : 1, sizeof(*names));
 	if (names && node_names(&in, names) == 0 &&
-	    compare_nodes(in.nodes, in.count, app->family ? app->family : AF_INET, &findings) == 0)
-		doc = compare_doc(&in, &findings, names);
+	    compare_nodes_concerned(in.nodes, in.count, app->family ? app->family : AF_INET, &findings, &concerns) == 0)
+		doc = compare_doc(&in, &findings, &concerns, names);
 	if (!doc) {
 		fprintf(stderr, "roce-doctor: cannot build the report: %s\n", strerror(ENOMEM));
 		goto out;
@@ -289,6 +315,7 @@ int cmd_compare(struct app *app, int argc, char **argv)
 	json_decref(doc);
 out:
 	free(names);
+	compare_concerns_free(&concerns);
 	findings_free(&findings);
 	compare_inputs_free(&in);
 	return code;

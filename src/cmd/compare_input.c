@@ -86,22 +86,76 @@ static size_t pdsh_prefix(const char *line, size_t len)
 	return n;
 }
 
-static int doc_append(struct scan *sc, char c)
+/* Room for n more bytes and the terminator. Appending byte by byte was a tenth of compare's time. */
+static int doc_reserve(struct scan *sc, size_t n)
 {
-	if (sc->len + 1 >= sc->size) {
-		size_t size = sc->size ? sc->size * 2 : 16384;
-		char *bigger;
+	size_t size = sc->size ? sc->size : 16384;
+	char *bigger;
 
+	if (sc->len + n < sc->size)
+		return 0;
+	while (size < sc->len + n + 1) {
+		size *= 2;
 		if (size > (size_t)SNAPSHOT_TEXT_MAX + 2)
 			return -EFBIG;
-		bigger = realloc(sc->doc, size);
-		if (!bigger)
-			return -ENOMEM;
-		sc->doc = bigger;
-		sc->size = size;
 	}
-	sc->doc[sc->len++] = c;
+	bigger = realloc(sc->doc, size);
+	if (!bigger)
+		return -ENOMEM;
+	sc->doc = bigger;
+	sc->size = size;
 	return 0;
+}
+
+static int doc_append(struct scan *sc, const char *text, size_t n)
+{
+	int ret = doc_reserve(sc, n);
+
+	if (ret < 0)
+		return ret;
+	memcpy(sc->doc + sc->len, text, n);
+	sc->len += n;
+	return 0;
+}
+
+/* From line[i] on, to just past the brace that closes the document (*closed) or to the end of the line. */
+static size_t scan_document(struct scan *sc, const char *line, size_t len, size_t i, bool *closed)
+{
+	*closed = false;
+	while (i < len) {
+		if (sc->in_string) {
+			/* the bulk of a snapshot is string contents: skip them in one tight loop */
+			while (i < len && !sc->escaped && line[i] != '"' && line[i] != '\\')
+				i++;
+			if (i == len)
+				break;
+			if (sc->escaped)
+				sc->escaped = false;
+			else if (line[i] == '\\')
+				sc->escaped = true;
+			else
+				sc->in_string = false;
+			i++;
+			continue;
+		}
+		switch (line[i++]) {
+		case '"':
+			sc->in_string = true;
+			break;
+		case '{':
+		case '[':
+			sc->depth++;
+			break;
+		case '}':
+		case ']':
+			if (--sc->depth == 0) {
+				*closed = true;
+				return i;
+			}
+			break;
+		}
+	}
+	return i;
 }
 
 /* A document that does not end: the parser names where the text stops being JSON. */
@@ -143,12 +197,17 @@ static int scan_line(struct compare_inputs *in, struct scan *sc, const char *lin
 	 * (a JSON lines stream with a broken line) */
 	if (sc->depth > 0 && len > 0 && line[0] == '{' && !sc->in_string)
 		return truncated(sc, lineno, why, why_size);
-	for (size_t i = 0; i < len; i++) {
-		char c = line[i];
+	for (size_t i = 0; i < len;) {
+		size_t start;
+		bool closed;
 
 		if (sc->depth == 0) {
-			if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+			char c = line[i];
+
+			if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+				i++;
 				continue;
+			}
 			if (c != '{') {
 				snprintf(why, why_size, "snapshot %s line %lu: not a JSON document: expected '{', found "
 					 "'%.20s'", sc->name, lineno, line + i);
@@ -157,7 +216,9 @@ static int scan_line(struct compare_inputs *in, struct scan *sc, const char *lin
 			sc->len = 0;
 			sc->start_line = lineno;
 		}
-		ret = doc_append(sc, c);
+		start = i;
+		i = scan_document(sc, line, len, i, &closed);
+		ret = doc_append(sc, line + start, i - start);
 		if (ret == -EFBIG) {
 			snprintf(why, why_size, "snapshot %s line %lu: one document larger than %u MiB", sc->name,
 				 sc->start_line, SNAPSHOT_TEXT_MAX >> 20);
@@ -165,18 +226,7 @@ static int scan_line(struct compare_inputs *in, struct scan *sc, const char *lin
 		}
 		if (ret < 0)
 			return ret;
-		if (sc->in_string) {
-			if (sc->escaped)
-				sc->escaped = false;
-			else if (c == '\\')
-				sc->escaped = true;
-			else if (c == '"')
-				sc->in_string = false;
-		} else if (c == '"') {
-			sc->in_string = true;
-		} else if (c == '{' || c == '[') {
-			sc->depth++;
-		} else if ((c == '}' || c == ']') && --sc->depth == 0) {
+		if (closed) {
 			sc->doc[sc->len] = '\0';
 			ret = add_node(in, sc, why, why_size);
 			if (ret < 0)
@@ -184,7 +234,7 @@ static int scan_line(struct compare_inputs *in, struct scan *sc, const char *lin
 			sc->docs++;
 		}
 	}
-	if (sc->depth > 0 && (ret = doc_append(sc, '\n')) < 0)
+	if (sc->depth > 0 && (ret = doc_append(sc, "\n", 1)) < 0)
 		return ret == -EFBIG ? -EINVAL : ret;
 	return 0;
 }

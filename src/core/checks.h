@@ -5,19 +5,18 @@
 #include <stdbool.h>
 
 #include "core/findings.h"
-#include "netcfg/ip_rules.h"
-#include "netcfg/nftables.h"
-#include "probe/container.h"
-#include "probe/firewall_proc.h"
-#include "probe/gpu.h"
-#include "probe/host.h"
-#include "probe/memlock.h"
-#include "probe/modules.h"
-#include "probe/nccl_conf.h"
-#include "probe/sysctl_arp.h"
-#include "probe/user_info.h"
-#include "probe/uverbs.h"
+#include "model/container.h"
+#include "model/firewall.h"
+#include "model/gpu.h"
+#include "model/host.h"
+#include "model/memlock.h"
+#include "model/modules.h"
+#include "model/nccl.h"
+#include "model/nccl_match.h"
+#include "model/net.h"
 #include "model/system.h"
+#include "model/user.h"
+#include "model/uverbs.h"
 
 struct check_input {
 	const struct host *host;

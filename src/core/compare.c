@@ -43,6 +43,8 @@ static int name_nodes(struct compare_ctx *c, char **owned)
 			const struct compare_node *node = &c->nodes[vg->items[j].node];
 
 			c->names[vg->items[j].node] = node->file;
+			if (collisions < COLLISIONS_SHOWN)
+				compare_concern(c, vg->items[j].node);
 			if (j < COMPARE_NAMES_SHOWN)
 				text_append(files, sizeof(files), "%s%s", j ? ", " : "", node->file ? node->file : "(no file)");
 		}
@@ -82,9 +84,21 @@ static int name_nodes(struct compare_ctx *c, char **owned)
 	return ret;
 }
 
+void compare_concerns_free(struct compare_concerns *c)
+{
+	free(c->items);
+	memset(c, 0, sizeof(*c));
+}
+
 int compare_nodes(const struct compare_node *nodes, size_t n, int family, struct findings *out)
 {
-	struct compare_ctx c = { .nodes = nodes, .n = n, .family = family, .out = out };
+	return compare_nodes_concerned(nodes, n, family, out, NULL);
+}
+
+int compare_nodes_concerned(const struct compare_node *nodes, size_t n, int family, struct findings *out,
+			    struct compare_concerns *concerns)
+{
+	struct compare_ctx c = { .nodes = nodes, .n = n, .family = family, .out = out, .concerns = concerns };
 	int (*const rules[])(const struct compare_ctx *) = {
 		compare_software, compare_hcas, compare_ports, compare_gid, compare_addresses, compare_nccl,
 		compare_check_summary,
@@ -101,6 +115,8 @@ int compare_nodes(const struct compare_node *nodes, size_t n, int family, struct
 	ret = name_nodes(&c, owned);
 	for (size_t i = 0; ret == 0 && i < sizeof(rules) / sizeof(rules[0]); i++)
 		ret = rules[i](&c);
+	if (ret == 0 && concerns && concerns->failed)
+		ret = -ENOMEM;
 out:
 	for (size_t i = 0; owned && i < n; i++)
 		free(owned[i]);

@@ -61,8 +61,27 @@ struct compare_node {
 /* Every id compare_nodes can emit, in report order, NULL-terminated (README's "Compare (ids)" lists them). */
 extern const char *const compare_ids[];
 
+/* That a finding is about a node: every node of a finding's odd values, also those its message leaves to
+ * "(+N more)", so a report on 10,000 nodes still names each odd one where a program can read it. */
+struct compare_concern {
+	size_t finding;              /* index into the findings the rules added to */
+	size_t node;                 /* index into the nodes */
+};
+
+struct compare_concerns {
+	struct compare_concern *items;   /* in the order found: findings ascending */
+	size_t count, capacity;
+	bool failed;                 /* out of memory while recording */
+};
+
+void compare_concerns_free(struct compare_concerns *c);
+
 /* Adds the compare.* findings for n nodes to out. family: AF_INET or AF_INET6 (the GID and the rails' address
  * family). 0 or -ENOMEM. Linear in the nodes up to a sort per attribute. */
 int compare_nodes(const struct compare_node *nodes, size_t n, int family, struct findings *out);
+
+/* The same, and the nodes each finding concerns into concerns (NULL: not wanted). */
+int compare_nodes_concerned(const struct compare_node *nodes, size_t n, int family, struct findings *out,
+			    struct compare_concerns *concerns);
 
 #endif

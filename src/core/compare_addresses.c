@@ -59,6 +59,7 @@ static void report_duplicate(const struct compare_ctx *c, const struct address_i
 	for (size_t i = 0; i < count; i++) {
 		if (i > 0 && run[i].node == run[i - 1].node)
 			continue;   /* the same node twice (a VLAN and its parent) is check's business */
+		compare_concern(c, run[i].node);
 		if (shown++ < COMPARE_NAMES_SHOWN) {
 			text_append(holders, sizeof(holders), "%s%s (%s)", shown > 1 ? ", " : "", c->names[run[i].node],
 				 run[i].netdev);

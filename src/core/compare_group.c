@@ -57,10 +57,32 @@ void grouping_free(struct grouping *g)
 	memset(g, 0, sizeof(*g));
 }
 
+void compare_concern(const struct compare_ctx *c, size_t node)
+{
+	struct compare_concerns *cc = c->concerns;
+
+	if (!cc || cc->failed)
+		return;
+	if (cc->count == cc->capacity) {
+		size_t cap = cc->capacity ? cc->capacity * 2 : 64;
+		struct compare_concern *more = realloc(cc->items, cap * sizeof(*more));
+
+		if (!more) {
+			cc->failed = true;
+			return;
+		}
+		cc->items = more;
+		cc->capacity = cap;
+	}
+	cc->items[cc->count++] = (struct compare_concern){ .finding = c->out->count, .node = node };
+}
+
 void compare_node_list(const struct compare_ctx *c, const struct value_group *vg, char *buf, size_t size)
 {
 	size_t shown = vg->count < COMPARE_NAMES_SHOWN ? vg->count : COMPARE_NAMES_SHOWN;
 
+	for (size_t i = 0; i < vg->count; i++)
+		compare_concern(c, vg->items[i].node);
 	buf[0] = 0;
 	for (size_t i = 0; i < shown; i++)
 		text_append(buf, size, "%s%s", i ? "," : "", c->names[vg->items[i].node]);
@@ -131,6 +153,8 @@ int compare_attribute(const struct compare_ctx *c, const struct attribute_rule *
 		/* the fix still names them (bounded), so each can be found */
 		text_append(fix, TEXT_MAX, "\nthe same (to %s) on ", g->groups[0].value);
 		for (size_t i = COMPARE_GROUPS_SHOWN + 1; i < g->group_count; i++) {
+			for (size_t j = 0; j < g->groups[i].count; j++)
+				compare_concern(c, g->groups[i].items[j].node);
 			for (size_t j = 0; j < g->groups[i].count && named < COMPARE_NAMES_SHOWN; j++, named++)
 				text_append(fix, TEXT_MAX, "%s%s", named ? "," : "", c->names[g->groups[i].items[j].node]);
 			rest += g->groups[i].count;

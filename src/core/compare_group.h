@@ -18,6 +18,7 @@ struct compare_ctx {
 	const char **names;          /* what each node is called in findings */
 	int family;
 	struct findings *out;
+	struct compare_concerns *concerns;   /* NULL: not recorded */
 };
 
 /* One node's value; a node may appear in several items of one grouping only where a rule says so. */
@@ -43,7 +44,10 @@ struct grouping {
 int grouping_build(struct grouping *g, struct keyed *items, size_t count, size_t unknown);
 void grouping_free(struct grouping *g);
 
-/* "b07,b12 (+3 more)" */
+/* Records that the finding the rule adds next (index out->count) concerns node. */
+void compare_concern(const struct compare_ctx *c, size_t node);
+
+/* "b07,b12 (+3 more)"; records every node of vg (compare_concern) for the finding that names them next. */
 void compare_node_list(const struct compare_ctx *c, const struct value_group *vg, char *buf, size_t size);
 
 /* Writes the command that brings the nodes of `odd` (first node: odd->items[0].node) from `have` to `want`. */

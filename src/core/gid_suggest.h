@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "probe/host.h"
+#include "model/host.h"
 
 #define GID_OTHER_CANDIDATES_MAX 8
 

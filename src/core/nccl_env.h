@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "probe/host.h"
+#include "model/host.h"
 
 #define NCCL_VARS_MAX 8
 

@@ -5,8 +5,9 @@
 
 #include <stddef.h>
 
-#include "probe/host.h"
-#include "probe/nccl_conf.h"
+#include "model/host.h"
+#include "model/nccl.h"
+#include "model/nccl_match.h"
 
 /* A name is "near" within this many edits, and only when the edits are at most a third of what was typed
  * ("mlx_1" -> "mlx5_1" is 1 of 5; "m1" -> "ml" is not a correction but a guess). */

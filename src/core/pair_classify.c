@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/pair.h"
-#include "netcfg/nftables.h"
+#include "model/firewall.h"
 #include "util/gidaddr.h"
 #include "util/text_append.h"
 

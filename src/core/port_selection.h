@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "probe/host.h"
+#include "model/host.h"
 
 struct port_selection {
 	char name[64];      /* an RDMA device or a netdev; empty: every port */

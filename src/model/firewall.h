@@ -86,4 +86,8 @@ struct nft_ruleset {
 	bool truncated;              /* limits reached or names too long: something was left out */
 };
 
+const char *nft_family_name(int family);           /* "inet", "ip", "ip6", "arp", "bridge", "netdev" */
+const char *chain_hook_name(enum chain_hook hook);  /* "input", …, "none" */
+const char *rule_verdict_name(enum rule_verdict v); /* "drop", "reject", … */
+
 #endif

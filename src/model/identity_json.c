@@ -258,16 +258,16 @@ static int read_identity(struct reader *r, const json_t *obj, struct identity *i
 int identity_from_json(const json_t *obj, const char *path_prefix, struct identity *id, char *why, size_t why_size)
 {
 	struct reader r = { .why = why, .why_size = why_size };
-	struct identity *scratch = calloc(1, sizeof(*scratch));
 	int ret;
 
-	memset(id, 0, sizeof(*id));
-	if (!scratch)
-		return -ENOMEM;
+	/* Read in place, no scratch copy: every member is written on success (the lists up to their counts), and a
+	 * failure clears the whole, so no partial identity is left. 120 KiB of fixed arrays copied and cleared
+	 * twice per snapshot was a tenth of compare's time at 10,000 nodes. */
+	id->provider_count = id->device_count = 0;
+	id->providers_known = false;
 	snprintf(r.path, sizeof(r.path), "%s", path_prefix);
-	ret = read_identity(&r, obj, scratch);
-	if (ret == 0)
-		*id = *scratch;
-	free(scratch);
+	ret = read_identity(&r, obj, id);
+	if (ret < 0)
+		memset(id, 0, sizeof(*id));
 	return ret;
 }

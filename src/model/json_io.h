@@ -48,27 +48,56 @@ static inline json_t *finished(json_t *obj, bool ok)
 	return NULL;
 }
 
+/* One step of the JSON path: a member name, or (name NULL) an array index. Names point into the document or
+ * are literals, alive for the read. */
+struct reader_frame {
+	const char *name;
+	size_t index;
+};
+
+#define READER_DEPTH_MAX 32   /* the schemas nest 7 deep; deeper steps are counted, not kept */
+#define READER_PATH_MAX 192   /* the longest path a message shows: longer ones are cut */
+
 struct reader {
 	bool build;         /* false: the validating pass, which stores into scratch and allocates nothing */
-	char path[192];     /* JSON path of the member being read: "devices[3].ports[0].gids[7].gid" */
-	size_t len;
+	/* The path of the member being read ("devices[3].ports[0].gids[7].gid") as steps, spelt out only when a
+	 * message needs it: formatting it for every member read was most of a snapshot's reading time. */
+	struct reader_frame frames[READER_DEPTH_MAX];
+	size_t depth;
 	char *why;
 	size_t why_size;
 };
+
+/* The path as text, cut to READER_PATH_MAX - 1 bytes; "" at the top. */
+static inline void path_text(const struct reader *r, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->depth && i < READER_DEPTH_MAX && len + 1 < size; i++) {
+		const struct reader_frame *f = &r->frames[i];
+		int n = f->name ? snprintf(buf + len, size - len, "%s%s", len ? "." : "", f->name)
+				: snprintf(buf + len, size - len, "[%zu]", f->index);
+
+		if (n > 0)
+			len = len + (size_t)n < size ? len + (size_t)n : size - 1;
+	}
+}
 
 static inline int invalid(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* One line: the path, then what was expected and what came. -EINVAL. */
 static inline int invalid(struct reader *r, const char *fmt, ...)
 {
-	char msg[384];
+	char msg[384], path[READER_PATH_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	path_text(r, path, sizeof(path));
 	if (r->why && r->why_size)
-		snprintf(r->why, r->why_size, "%s: %s", r->len ? r->path : "document", msg);
+		snprintf(r->why, r->why_size, "%s: %s", path[0] ? path : "document", msg);
 	return -EINVAL;
 }
 
@@ -79,37 +108,24 @@ static inline int out_of_memory(struct reader *r)
 	return -ENOMEM;
 }
 
-static inline size_t path_append(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Returns the mark path_leave() goes back to; a path too long for the buffer is cut, never overrun. */
-static inline size_t path_append(struct reader *r, const char *fmt, ...)
-{
-	size_t mark = r->len;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(r->path + r->len, sizeof(r->path) - r->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		r->len = r->len + (size_t)n < sizeof(r->path) ? r->len + (size_t)n : sizeof(r->path) - 1;
-	return mark;
-}
-
+/* Each returns the mark path_leave() goes back to. */
 static inline size_t path_member(struct reader *r, const char *key)
 {
-	return path_append(r, "%s%s", r->len ? "." : "", key);
+	if (r->depth < READER_DEPTH_MAX)
+		r->frames[r->depth] = (struct reader_frame){ .name = key };
+	return r->depth++;
 }
 
 static inline size_t path_index(struct reader *r, size_t i)
 {
-	return path_append(r, "[%zu]", i);
+	if (r->depth < READER_DEPTH_MAX)
+		r->frames[r->depth] = (struct reader_frame){ .index = i };
+	return r->depth++;
 }
 
 static inline void path_leave(struct reader *r, size_t mark)
 {
-	r->len = mark;
-	r->path[mark] = '\0';
+	r->depth = mark;
 }
 
 static inline const char *type_name(const json_t *v)
@@ -201,24 +217,28 @@ static inline int read_string(struct reader *r, const json_t *obj, const char *k
 static inline int read_integer(struct reader *r, const json_t *obj, const char *key, json_int_t min, json_int_t max,
 			bool nullable, json_int_t null_value, json_int_t *out)
 {
-	size_t mark = path_member(r, key);
+	const json_t *v = json_object_get(obj, key);
+	size_t mark;
 	char expected[96];
-	const json_t *v;
 	int ret;
 
+	if (v && nullable && json_is_null(v)) {
+		*out = null_value;
+		return 0;
+	}
+	if (json_is_integer(v) && json_integer_value(v) >= min && json_integer_value(v) <= max) {
+		*out = json_integer_value(v);
+		return 0;
+	}
+	/* the message, spelt out only now */
+	mark = path_member(r, key);
 	snprintf(expected, sizeof(expected), "an integer from %lld to %lld%s", (long long)min, (long long)max,
 		 nullable ? " or null" : "");
 	ret = member(r, obj, key, expected, &v);
-	if (ret == 0) {
-		if (nullable && json_is_null(v))
-			*out = null_value;
-		else if (!json_is_integer(v))
-			ret = invalid(r, "expected %s, got %s", expected, type_name(v));
-		else if (json_integer_value(v) < min || json_integer_value(v) > max)
-			ret = invalid(r, "expected %s, got %lld", expected, (long long)json_integer_value(v));
-		else
-			*out = json_integer_value(v);
-	}
+	if (ret == 0 && !json_is_integer(v))
+		ret = invalid(r, "expected %s, got %s", expected, type_name(v));
+	else if (ret == 0)
+		ret = invalid(r, "expected %s, got %lld", expected, (long long)json_integer_value(v));
 	path_leave(r, mark);
 	return ret;
 }
@@ -273,17 +293,24 @@ static inline int read_name(struct reader *r, const json_t *obj, const char *key
 static inline int read_array(struct reader *r, const json_t *obj, const char *key, bool nullable, size_t max,
 		      const json_t **out)
 {
-	size_t mark = path_member(r, key);
+	size_t mark;
 	char expected[64];
 	int ret;
 
+	*out = json_object_get(obj, key);
+	if (*out && nullable && json_is_null(*out)) {
+		*out = NULL;
+		return 0;
+	}
+	if (json_is_array(*out) && json_array_size(*out) <= max)
+		return 0;
+	/* the message, spelt out only now */
+	mark = path_member(r, key);
 	snprintf(expected, sizeof(expected), "an array of at most %zu entries%s", max, nullable ? " or null" : "");
 	ret = member(r, obj, key, expected, out);
-	if (ret == 0 && nullable && json_is_null(*out))
-		*out = NULL;
-	else if (ret == 0 && !json_is_array(*out))
+	if (ret == 0 && !json_is_array(*out))
 		ret = invalid(r, "expected %s, got %s", expected, type_name(*out));
-	else if (ret == 0 && json_array_size(*out) > max)
+	else if (ret == 0)
 		ret = invalid(r, "expected %s, got %zu", expected, json_array_size(*out));
 	path_leave(r, mark);
 	return ret;

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/user.h"
+
 struct memlock_value {
 	bool unlimited;
 	uint64_t bytes;              /* when !unlimited */
@@ -61,5 +63,16 @@ struct systemd_memlock {
 	char file[256];              /* as on the host: "/etc/systemd/system.conf.d/90-memlock.conf" */
 	unsigned line;
 };
+
+struct pam_memlock {
+	const struct limits_line *no_limits;   /* an applicable "<domain> -": PAM sets nothing */
+	const struct limits_line *soft_line;   /* NULL: PAM leaves the soft limit as inherited */
+	const struct limits_line *hard_line;
+	struct memlock_value soft, hard;
+	bool soft_clamped;                     /* soft was above hard: lowered to hard */
+};
+
+/* What pam_limits would set for user, with the deciding lines (pointers into conf). */
+void pam_limits_memlock(const struct pam_limits *conf, const struct user_info *user, struct pam_memlock *out);
 
 #endif

@@ -17,4 +17,7 @@ struct module_list {
 	bool proc_known;             /* /proc/modules was readable */
 };
 
+/* name may use '-' or '_' ("rdma-rxe" and "rdma_rxe" are the same module). */
+bool module_loaded(const struct module_list *list, const char *name);
+
 #endif

@@ -26,4 +26,7 @@ struct nccl_conf {
 	bool user_file_read, system_file_read;
 };
 
+/* The effective setting for name, or NULL when NCCL would see it unset. */
+const struct nccl_setting *nccl_conf_get(const struct nccl_conf *conf, const char *name);
+
 #endif

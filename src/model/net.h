@@ -41,4 +41,9 @@ struct ip_rule_list {
 	size_t count;
 };
 
+
+/* The first rule (by priority) with a source prefix containing addr that looks a table up, or NULL.
+ * addr as in struct ip_address (IPv4 mapped). */
+const struct ip_rule *ip_rule_for_source(const struct ip_rule_list *list, int family, const struct in6_addr *addr);
+
 #endif

@@ -9,6 +9,7 @@
 
 #include "model/host_json.h"
 #include "model/identity_json.h"
+#include "model/json_arena.h"
 #include "model/system_json.h"
 
 #define SCHEMA_PREFIX "roce-doctor/snapshot/v"
@@ -212,13 +213,22 @@ static int read_snapshot(const json_t *doc, struct snapshot *s, char *why, size_
 
 int snapshot_parse(const char *text, size_t len, struct snapshot *s, char *why, size_t why_size)
 {
+	struct json_arena arena = { 0 };
 	json_error_t error;
 	json_t *doc;
 	int ret;
 
-	memset(s, 0, sizeof(*s));
-	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &error);
+	/* everything but the fixed arrays of root and identity, which their readers write (140 KiB per snapshot) */
+	s->has_root = false;
+	s->root[0] = '\0';
+	s->identity.provider_count = s->identity.device_count = 0;
+	memset(&s->host, 0, sizeof(s->host));
+	s->system_known = false;
+	memset(&s->system, 0, sizeof(s->system));
+	memset(&s->warnings, 0, sizeof(s->warnings));
+	doc = json_arena_loadb(&arena, text, len, JSON_REJECT_DUPLICATES, &error);
 	if (!doc) {
+		memset(s, 0, sizeof(*s));
 		/* A --json-lines stream of several snapshots reads as one document followed by more text. */
 		if (strstr(error.text, "end of file expected"))
 			snprintf(why, why_size, "line %d column %d: a second document after the first: --from reads one "
@@ -229,8 +239,8 @@ int snapshot_parse(const char *text, size_t len, struct snapshot *s, char *why, 
 				 error.text);
 		return -EINVAL;
 	}
-	ret = read_snapshot(doc, s, why, why_size);
-	json_decref(doc);
+	ret = read_snapshot(doc, s, why, why_size);   /* copies what it keeps: the tree goes with the arena */
+	json_arena_free(&arena);
 	if (ret < 0) {
 		snapshot_free(s);
 		memset(s, 0, sizeof(*s));

@@ -523,10 +523,22 @@ static int read_flag(struct reader *r, const json_t *obj, const char *key, bool 
 static int read_enum(struct reader *r, const json_t *obj, const char *key, const char *const names[], size_t count,
 		     bool nullable, unsigned *out)
 {
+	const json_t *v = json_object_get(obj, key);
 	char expected[256];
 	size_t len = 0;
 	int index = -1, ret;
 
+	/* the usual case without spelling out the message */
+	if (v && nullable && json_is_null(v)) {
+		*out = 0;
+		return 0;
+	}
+	for (size_t i = 0; json_is_string(v) && i < count; i++) {
+		if (strcmp(json_string_value(v), names[i]) == 0 && strlen(names[i]) == json_string_length(v)) {
+			*out = (unsigned)(i + 1);
+			return 0;
+		}
+	}
 	for (size_t i = 0; i < count; i++)
 		len += (size_t)snprintf(expected + len, sizeof(expected) - len, "%s\"%s\"",
 					i == 0 ? "" : i + 1 == count && !nullable ? " or " : ", ", names[i]);

@@ -21,4 +21,8 @@ struct user_info {
 	bool groups_truncated;       /* more than USER_GROUPS_MAX */
 };
 
+/* Membership by group name, or by gid (the primary group or a supplementary one). */
+bool user_in_group(const struct user_info *user, const char *group);
+bool user_in_gid(const struct user_info *user, unsigned gid);
+
 #endif

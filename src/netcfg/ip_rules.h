@@ -10,8 +10,4 @@
 int ip_rules_read(const struct rootfs *root, struct ip_rule_list *out);
 void ip_rule_list_free(struct ip_rule_list *list);
 
-/* The first rule (by priority) with a source prefix containing addr that looks a table up, or NULL.
- * addr as in struct ip_address (IPv4 mapped). */
-const struct ip_rule *ip_rule_for_source(const struct ip_rule_list *list, int family, const struct in6_addr *addr);
-
 #endif

@@ -14,8 +14,4 @@
 int nft_ruleset_read(const struct rootfs *root, struct nft_ruleset *out);
 void nft_ruleset_free(struct nft_ruleset *rs);
 
-const char *nft_family_name(int family);           /* "inet", "ip", "ip6", "arp", "bridge", "netdev" */
-const char *chain_hook_name(enum chain_hook hook);  /* "input", …, "none" */
-const char *rule_verdict_name(enum rule_verdict v); /* "drop", "reject", … */
-
 #endif

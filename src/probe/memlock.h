@@ -44,17 +44,6 @@ int memlock_rlimit_read(const struct rootfs *root, struct memlock_rlimit *out);
 int pam_limits_read(const struct rootfs *root, struct pam_limits *out, struct notes *notes);
 void pam_limits_free(struct pam_limits *conf);
 
-struct pam_memlock {
-	const struct limits_line *no_limits;   /* an applicable "<domain> -": PAM sets nothing */
-	const struct limits_line *soft_line;   /* NULL: PAM leaves the soft limit as inherited */
-	const struct limits_line *hard_line;
-	struct memlock_value soft, hard;
-	bool soft_clamped;                     /* soft was above hard: lowered to hard */
-};
-
-/* What pam_limits would set for user, with the deciding lines (pointers into conf). */
-void pam_limits_memlock(const struct pam_limits *conf, const struct user_info *user, struct pam_memlock *out);
-
 /* --- systemd --- */
 
 int systemd_memlock_read(const struct rootfs *root, struct systemd_memlock *out, struct notes *notes);

@@ -11,25 +11,6 @@
 #define MODULES_MAX 4096
 #define PROC_MODULES_MAX (1u << 20)
 
-static bool same_name(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++) {
-		char x = *a == '-' ? '_' : *a, y = *b == '-' ? '_' : *b;
-
-		if (x != y)
-			return false;
-	}
-	return *a == *b;
-}
-
-bool module_loaded(const struct module_list *list, const char *name)
-{
-	for (size_t i = 0; i < list->count; i++)
-		if (same_name(list->items[i].name, name))
-			return true;
-	return false;
-}
-
 static void add(struct module_list *list, const char *name, bool builtin, bool *full)
 {
 	if (strlen(name) >= sizeof(list->items[0].name) || module_loaded(list, name))

@@ -10,7 +10,4 @@
 int module_list_read(const struct rootfs *root, struct module_list *out, struct notes *notes);
 void module_list_free(struct module_list *list);
 
-/* name may use '-' or '_' ("rdma-rxe" and "rdma_rxe" are the same module). */
-bool module_loaded(const struct module_list *list, const char *name);
-
 #endif

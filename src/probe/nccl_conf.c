@@ -200,11 +200,3 @@ void nccl_conf_free(struct nccl_conf *conf)
 	free(conf->items);
 	memset(conf, 0, sizeof(*conf));
 }
-
-const struct nccl_setting *nccl_conf_get(const struct nccl_conf *conf, const char *name)
-{
-	for (size_t i = 0; i < conf->count; i++)
-		if (conf->items[i].effective && strcmp(conf->items[i].name, name) == 0)
-			return &conf->items[i];
-	return NULL;
-}

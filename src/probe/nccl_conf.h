@@ -1,4 +1,4 @@
-/* NCCL's settings as NCCL itself will see them, and NCCL's own matching of NCCL_IB_HCA / NCCL_SOCKET_IFNAME.
+/* NCCL's settings as NCCL itself will see them (the matching of NCCL_IB_HCA / NCCL_SOCKET_IFNAME: model/nccl_match.h).
  *
  * Where NCCL reads settings (src/misc/param.cc, initEnv): the process environment always wins; then ONE user
  * file — $NCCL_CONF_FILE if that variable is set and non-empty in the environment, otherwise $HOME/.nccl.conf;
@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "model/nccl.h"
+#include "model/nccl_match.h"
 #include "util/notes.h"
 #include "util/rootfs.h"
 
@@ -24,48 +25,5 @@
 int nccl_conf_read(const struct rootfs *root, char *const *envp, const char *home, bool home_wins,
 		   struct nccl_conf *out, struct notes *notes);
 void nccl_conf_free(struct nccl_conf *conf);
-
-/* The effective setting for name, or NULL when NCCL would see it unset. */
-const struct nccl_setting *nccl_conf_get(const struct nccl_conf *conf, const char *name);
-
-/* --- NCCL's interface lists (src/misc/utils.cc parseStringList/matchIfList, as used for NCCL_IB_HCA and
- * NCCL_SOCKET_IFNAME): a leading '^' excludes, then a leading '=' asks for exact names; entries are
- * comma-separated, empty ones dropped, each "prefix[:port]" (the prefix cut at 63 bytes, port by atoi, absent
- * or empty = any port); a name matches an entry when the entry is a prefix of it (or equals it with '='), and
- * the ports agree when either is -1. An empty list selects everything ("^" alone: nothing). NCCL keeps at most
- * 32 entries for NCCL_IB_HCA and 16 for NCCL_SOCKET_IFNAME; the rest are ignored. */
-
-#define NCCL_IB_HCA_ENTRIES_MAX 32
-#define NCCL_SOCKET_IFNAME_ENTRIES_MAX 16
-
-struct nccl_if_entry {
-	char prefix[64];
-	int port;                    /* -1: any */
-};
-
-struct nccl_if_list {
-	bool exclude;                /* '^' */
-	bool exact;                  /* '=' */
-	struct nccl_if_entry entries[NCCL_IB_HCA_ENTRIES_MAX];
-	size_t count;
-	size_t ignored;              /* entries past max, which NCCL drops */
-};
-
-/* max: NCCL_IB_HCA_ENTRIES_MAX or NCCL_SOCKET_IFNAME_ENTRIES_MAX. value NULL is the unset variable. */
-void nccl_if_list_parse(const char *value, size_t max, struct nccl_if_list *out);
-
-/* Whether NCCL would use name (port: the RDMA port, or -1 for a netdev). */
-bool nccl_if_list_selects(const struct nccl_if_list *list, const char *name, int port);
-
-struct nccl_if_candidate {
-	const char *name;
-	int port;                    /* -1 for netdevs */
-};
-
-/* For n candidates: selected[i] as nccl_if_list_selects(); entry_hits[j] (list->count of them) counts the
- * candidates entry j matches before any '^' inversion — 0 names an entry that matches nothing (a typo
- * such as "mlx_1"). Either output may be NULL. */
-void nccl_if_list_match(const struct nccl_if_list *list, const struct nccl_if_candidate *candidates, size_t n,
-			bool *selected, unsigned *entry_hits);
 
 #endif

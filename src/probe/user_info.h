@@ -13,7 +13,4 @@
  * 0, -ENOENT when there is no such user, or -errno. */
 int user_info_resolve(const struct rootfs *root, const char *name, struct user_info *out);
 
-bool user_in_group(const struct user_info *user, const char *group);
-bool user_in_gid(const struct user_info *user, unsigned gid);
-
 #endif

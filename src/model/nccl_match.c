@@ -1,6 +1,6 @@
 /* NCCL's NCCL_IB_HCA / NCCL_SOCKET_IFNAME list syntax and matching, re-implemented to give the same answers
- * (rules in probe/nccl_conf.h). Pure functions. */
-#include "probe/nccl_conf.h"
+ * (rules in model/nccl_match.h). Pure functions. */
+#include "model/nccl_match.h"
 
 #include <stdio.h>
 #include <stdlib.h>
