@@ -47,6 +47,9 @@ bring_up() {
 	for m in $mods; do
 		[ -d "/sys/module/$m" ] || { echo "roce-vm: module $m did not load"; ok=1; }
 	done
+	# A hostname of its own: snapshot records it and compare names the nodes by it (the kernel's default,
+	# "(none)" on both, would be one hostname held by two nodes).
+	echo "node-$VM_NODE" > /proc/sys/kernel/hostname
 	ip link set lo up
 	ip link set eth0 mtu "$VM_MTU" up || ok=1
 	ip addr add "$VM_SELF_IP/24" dev eth0 || ok=1
