@@ -49,10 +49,12 @@ restore() {
 	[ "$(cat /sys/class/net/eth0/operstate)" = up ] || { echo "- ip link set eth0 up"; ip link set eth0 up; }
 	a=$(ip -o addr show dev eth0 scope global | awk '{ print $4 }')
 	if [ "$a" != "$VM_SELF_IP/24" ]; then
-		for l in $a; do
-			[ "$l" = "$VM_SELF_IP/24" ] || { echo "- ip addr del $l"; ip addr del "$l" dev eth0; }
-		done
-		[[ $'\n'$a$'\n' == *$'\n'"$VM_SELF_IP/24"$'\n'* ]] || { echo "- re-adding $VM_SELF_IP/24"; ip addr add "$VM_SELF_IP/24" dev eth0; }
+		# All off, then the node's own back on: its GID then takes the lowest free index again (1, after the
+		# fe80:: one), where an address added before it (addr_before) had pushed it up.
+		echo "- ip addr flush dev eth0 scope global (had: ${a//$'\n'/ })"
+		ip addr flush dev eth0 scope global
+		echo "- re-adding $VM_SELF_IP/24"
+		ip addr add "$VM_SELF_IP/24" dev eth0
 	fi
 	[ -e /sys/class/infiniband/rxe0 ] || { echo "- re-adding rxe0"; rdma link add rxe0 type rxe netdev eth0; }
 	for _ in $(seq 1 25); do
