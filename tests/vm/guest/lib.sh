@@ -12,6 +12,9 @@
 #                                client of B on A; again, at most TRIES times, when either side could not
 #                                calibrate perftest's cycle clock (TCG makes that noisy: "Can't produce a
 #                                report" after the traffic ran). Each run is bounded by SECS.
+# Two rails (VM_RAILS=2): rail i is eth$i and rxe$i; VM_SELF_IPS / VM_PEER_IPS hold the addresses per rail.
+#   rail_addrs PLAN NODE         a node's "ADDR/LEN ADDR/LEN" (eth0, eth1) in an address plan
+#   use_plan PLAN                readdress eth1 for another plan mid-case (then meet at a barrier)
 # What the scenarios do to a node (NETDEV is eth0, eth1, ...; each waits until the RDMA side followed):
 #   gid_index DEV ADDR           the index of DEV port 1's GID holding ADDR (IPv4 or IPv6); fails if none
 #   rdma_dev_of NETDEV           the RDMA device on NETDEV (rxe0 on eth0)
@@ -33,6 +36,7 @@
 #   serve_kill [SIGNAL]          signal it (TERM by default), wait for it, print serve_rc=N
 # Environment: VM_NODE (a|b), VM_SELF_IP, VM_PEER_IP, VM_DEV=rxe0, VM_NETDEV=eth0, VM_MTU, VM_SHARE.
 
+# shellcheck disable=SC2153  # VM_PEER_IP (not VM_PEER_IPS) comes from the node's env file
 VM_BARRIER_PORT=${VM_BARRIER_PORT:-17700}
 VM_CASE=${VM_CASE:-0}          # the case number; barrier tokens carry it so a straggler cannot pass a later one
 VM_BARRIER_SEQ=${VM_BARRIER_SEQ:-0}
@@ -182,6 +186,39 @@ perftest_pair() {
 	done
 }
 
+# ---- two rails ------------------------------------------------------------------------------------------
+
+# rail_addrs PLAN NODE: the node's eth0 and eth1 addresses (ADDR/LEN, on one line) in an address plan.
+#   one-subnet (the field notes' pair): A 192.168.88.1 and .11, B .2 and .22, all in 192.168.88.0/24
+#   per-rail: A 192.168.88.1 and 192.168.89.1, B .2 and 192.168.89.2
+rail_addrs() {
+	local h
+	case $2 in a) h=1 ;; b) h=2 ;; *) return 1 ;; esac
+	case $1 in
+	one-subnet) echo "192.168.88.$h/24 192.168.88.$h$h/24" ;;
+	per-rail) echo "192.168.88.$h/24 192.168.89.$h/24" ;;
+	*) say "unknown address plan '$1' (one-subnet or per-rail)"; return 1 ;;
+	esac
+}
+
+# plan_vars PLAN: VM_PLAN, VM_SELF_IPS and VM_PEER_IPS (per rail, space-separated, without /LEN) for PLAN.
+plan_vars() {
+	local s0 s1 p0 p1
+	read -r s0 s1 <<< "$(rail_addrs "$1" "$VM_NODE")" || return 1
+	read -r p0 p1 <<< "$(rail_addrs "$1" "$([ "$VM_NODE" = a ] && echo b || echo a)")" || return 1
+	[ -n "$s1" ] || return 1
+	export VM_PLAN=$1 VM_SELF_IPS="${s0%/*} ${s1%/*}" VM_PEER_IPS="${p0%/*} ${p1%/*}"
+}
+
+# use_plan PLAN: switch this node to another address plan in the middle of a case (eth1 readdressed, its GID
+# back at index 1); both nodes call it, then meet at a barrier before using the new addresses.
+use_plan() {
+	local a1
+	read -r _ a1 <<< "$(rail_addrs "$1" "$VM_NODE")" || return 1
+	[ -n "$a1" ] || return 1
+	ip addr flush dev eth1 scope global && addr_put eth1 rxe1 "$a1" && plan_vars "$1"
+}
+
 # ---- what the scenarios do to a node --------------------------------------------------------------------
 
 # The GID sysfs text of an address: ::ffff:a.b.c.d for IPv4, the full eight groups for IPv6.
@@ -196,13 +233,13 @@ gid_text() { # ADDR
 	fi
 	head=${a%%::*} tail=""
 	[[ $a == *::* ]] && tail=${a#*::}
-	local -a h=() t=()
-	[ -z "$head" ] || IFS=: read -ra h <<< "$head"
-	[ -z "$tail" ] || IFS=: read -ra t <<< "$tail"
-	n=$((8 - ${#h[@]} - ${#t[@]}))
-	for g in "${h[@]}"; do out+=("$(printf '%04x' "0x$g")"); done
+	local -a before=() after=()
+	[ -z "$head" ] || IFS=: read -ra before <<< "$head"
+	[ -z "$tail" ] || IFS=: read -ra after <<< "$tail"
+	n=$((8 - ${#before[@]} - ${#after[@]}))
+	for g in "${before[@]}"; do out+=("$(printf '%04x' "0x$g")"); done
 	for ((i = 0; i < n; i++)); do out+=(0000); done
-	for g in "${t[@]}"; do out+=("$(printf '%04x' "0x$g")"); done
+	for g in "${after[@]}"; do out+=("$(printf '%04x' "0x$g")"); done
 	local IFS=:
 	echo "${out[*]}"
 }
