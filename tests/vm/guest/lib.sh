@@ -32,7 +32,7 @@
 #                                mount namespace, the host's /etc stays untouched) a limits.d file and a
 #                                systemd drop-in saying memlock unlimited, so check's memlock rules pass
 #   serve_start [ARGS...]        roce-doctor serve in the background (log: $VM_CASE_OUT/serve.log) until it
-#                                listens; SERVE_PID is its pid
+#                                listens (on -p N, default 18516); SERVE_PID is its pid
 #   serve_kill [SIGNAL]          signal it (TERM by default), wait for it, print serve_rc=N
 # Environment: VM_NODE (a|b), VM_SELF_IP, VM_PEER_IP, VM_DEV=rxe0, VM_NETDEV=eth0, VM_MTU, VM_SHARE.
 
@@ -340,9 +340,15 @@ memlock_configured() { # PROGRAM [ARGS...]
 
 SERVE_PID=""
 serve_start() { # [ARGS...]
-	"$ROCE_DOCTOR" serve "$@" > "$VM_CASE_OUT/serve.log" 2>&1 &
+	local port=18516 a prev=""
+	for a in "$@"; do   # the port it will listen on: -p N, --port N or --port=N
+		case $prev in -p | --port) port=$a ;; esac
+		case $a in --port=*) port=${a#--port=} ;; esac
+		prev=$a
+	done
+	"$ROCE_DOCTOR" serve "$@" >> "$VM_CASE_OUT/serve.log" 2>&1 &
 	SERVE_PID=$!
-	wait_listen 18516 20 || { kill "$SERVE_PID" 2>/dev/null; return 1; }
+	wait_listen "$port" 20 || { kill "$SERVE_PID" 2>/dev/null; return 1; }
 }
 
 serve_kill() { # [SIGNAL]
