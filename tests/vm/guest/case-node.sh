@@ -11,6 +11,14 @@ export VM_CASE=$k VM_BARRIER_SEQ=0 VM_CASE_OUT ROCE_DOCTOR VM_REPO
 # shellcheck source=/dev/null
 . "$VM_HOME/cases/$name.case"
 cd "$VM_REPO" 2>/dev/null || cd /
+# Per rail (index i: eth$i, rxe$i), space-separated: this node's addresses and the peer's, in the case's plan.
+if [ "$VM_RAILS" = 2 ]; then
+	plan_vars "${PLAN:-one-subnet}"
+	export VM_DEVS="rxe0 rxe1" VM_NETDEVS="eth0 eth1"
+else
+	# shellcheck disable=SC2153  # VM_SELF_IP comes from the node's env file
+	export VM_SELF_IPS=$VM_SELF_IP VM_PEER_IPS=$VM_PEER_IP VM_DEVS=rxe0 VM_NETDEVS=eth0
+fi
 
 setup_rc=$decl_rc
 [ "$decl_rc" -eq 0 ] || say "declared setup (MTU/ADDRS/NFT) failed; see setup.log"

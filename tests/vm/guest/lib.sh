@@ -12,8 +12,31 @@
 #                                client of B on A; again, at most TRIES times, when either side could not
 #                                calibrate perftest's cycle clock (TCG makes that noisy: "Can't produce a
 #                                report" after the traffic ran). Each run is bounded by SECS.
+# Two rails (VM_RAILS=2): rail i is eth$i and rxe$i; VM_SELF_IPS / VM_PEER_IPS hold the addresses per rail.
+#   rail_addrs PLAN NODE         a node's "ADDR/LEN ADDR/LEN" (eth0, eth1) in an address plan
+#   use_plan PLAN                readdress eth1 for another plan mid-case (then meet at a barrier)
+# What the scenarios do to a node (NETDEV is eth0, eth1, ...; each waits until the RDMA side followed):
+#   gid_index DEV ADDR           the index of DEV port 1's GID holding ADDR (IPv4 or IPv6); fails if none
+#   rdma_dev_of NETDEV           the RDMA device on NETDEV (rxe0 on eth0)
+#   set_mtu NETDEV MTU           the netdev MTU (the RoCE active MTU follows it)
+#   addr_before NETDEV ADDR/LEN  ADDR takes a lower GID index than the addresses NETDEV has now (they are
+#                                taken off, ADDR added, then they are put back in their order), so the RoCE
+#                                address's GID moves up one index. An IPv6 ADDR moves the IPv4 GID that
+#                                gid --suggest picks; an IPv4 one becomes itself the first IPv4 GID
+#   nft_drop_tcp_ephemeral NETDEV  drop new TCP connections to the ephemeral range (ip_local_port_range) that
+#                                arrive on NETDEV (what blocks NCCL's bootstrap; established ones pass)
+#   nft_drop_roce NETDEV         drop UDP 4791 (RoCE v2) arriving on NETDEV
+#   nic_down NETDEV, nic_up NETDEV  the link down (the RDMA port goes DOWN) or up again (ACTIVE)
+#   memlock_configured PROGRAM [ARGS...]
+#                                PROGRAM as on a node set up for RDMA: ulimit -l unlimited, and (in a private
+#                                mount namespace, the host's /etc stays untouched) a limits.d file and a
+#                                systemd drop-in saying memlock unlimited, so check's memlock rules pass
+#   serve_start [ARGS...]        roce-doctor serve in the background (log: $VM_CASE_OUT/serve.log) until it
+#                                listens (on -p N, default 18516); SERVE_PID is its pid
+#   serve_kill [SIGNAL]          signal it (TERM by default), wait for it, print serve_rc=N
 # Environment: VM_NODE (a|b), VM_SELF_IP, VM_PEER_IP, VM_DEV=rxe0, VM_NETDEV=eth0, VM_MTU, VM_SHARE.
 
+# shellcheck disable=SC2153  # VM_PEER_IP (not VM_PEER_IPS) comes from the node's env file
 VM_BARRIER_PORT=${VM_BARRIER_PORT:-17700}
 VM_CASE=${VM_CASE:-0}          # the case number; barrier tokens carry it so a straggler cannot pass a later one
 VM_BARRIER_SEQ=${VM_BARRIER_SEQ:-0}
@@ -161,4 +184,178 @@ perftest_pair() {
 		[ "$mine" = ok ] && [ "$theirs" = ok ]
 		return
 	done
+}
+
+# ---- two rails ------------------------------------------------------------------------------------------
+
+# rail_addrs PLAN NODE: the node's eth0 and eth1 addresses (ADDR/LEN, on one line) in an address plan.
+#   one-subnet (the field notes' pair): A 192.168.88.1 and .11, B .2 and .22, all in 192.168.88.0/24
+#   per-rail: A 192.168.88.1 and 192.168.89.1, B .2 and 192.168.89.2
+rail_addrs() {
+	local h
+	case $2 in a) h=1 ;; b) h=2 ;; *) return 1 ;; esac
+	case $1 in
+	one-subnet) echo "192.168.88.$h/24 192.168.88.$h$h/24" ;;
+	per-rail) echo "192.168.88.$h/24 192.168.89.$h/24" ;;
+	*) say "unknown address plan '$1' (one-subnet or per-rail)"; return 1 ;;
+	esac
+}
+
+# plan_vars PLAN: VM_PLAN, VM_SELF_IPS and VM_PEER_IPS (per rail, space-separated, without /LEN) for PLAN.
+plan_vars() {
+	local s0 s1 p0 p1
+	read -r s0 s1 <<< "$(rail_addrs "$1" "$VM_NODE")" || return 1
+	read -r p0 p1 <<< "$(rail_addrs "$1" "$([ "$VM_NODE" = a ] && echo b || echo a)")" || return 1
+	[ -n "$s1" ] || return 1
+	export VM_PLAN=$1 VM_SELF_IPS="${s0%/*} ${s1%/*}" VM_PEER_IPS="${p0%/*} ${p1%/*}"
+}
+
+# use_plan PLAN: switch this node to another address plan in the middle of a case (eth1 readdressed, its GID
+# back at index 1); both nodes call it, then meet at a barrier before using the new addresses.
+use_plan() {
+	local a1
+	read -r _ a1 <<< "$(rail_addrs "$1" "$VM_NODE")" || return 1
+	[ -n "$a1" ] || return 1
+	ip addr flush dev eth1 scope global && addr_put eth1 rxe1 "$a1" && plan_vars "$1"
+}
+
+# ---- what the scenarios do to a node --------------------------------------------------------------------
+
+# The GID sysfs text of an address: ::ffff:a.b.c.d for IPv4, the full eight groups for IPv6.
+gid_text() { # ADDR
+	local a=$1 head tail n i out=() g
+	if [[ $a != *:* ]]; then
+		local IFS=.
+		# shellcheck disable=SC2086  # split on the dots
+		set -- $a
+		printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "$1" "$2" "$3" "$4"
+		return
+	fi
+	head=${a%%::*} tail=""
+	[[ $a == *::* ]] && tail=${a#*::}
+	local -a before=() after=()
+	[ -z "$head" ] || IFS=: read -ra before <<< "$head"
+	[ -z "$tail" ] || IFS=: read -ra after <<< "$tail"
+	n=$((8 - ${#before[@]} - ${#after[@]}))
+	for g in "${before[@]}"; do out+=("$(printf '%04x' "0x$g")"); done
+	for ((i = 0; i < n; i++)); do out+=(0000); done
+	for g in "${after[@]}"; do out+=("$(printf '%04x' "0x$g")"); done
+	local IFS=:
+	echo "${out[*]}"
+}
+
+gid_index() { # DEV ADDR
+	local want f g
+	want=$(gid_text "$2")
+	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+		read -r g < "$f" 2>/dev/null || continue   # an empty slot may read as EINVAL
+		[ "$g" = "$want" ] && { echo "${f##*/}"; return 0; }
+	done
+	return 1
+}
+
+rdma_dev_of() { # NETDEV
+	local d p
+	for d in /sys/class/infiniband/*; do
+		read -r p < "$d/parent" 2>/dev/null || continue
+		[ "$p" = "$1" ] && { echo "${d##*/}"; return 0; }
+	done
+	say "no RDMA device on $1"
+	return 1
+}
+
+set_mtu() { ip link set dev "$1" mtu "$2"; }
+
+# One address on, and its GID in the table (rxe adds it from a notifier, a moment later).
+addr_put() { # NETDEV DEV ADDR/LEN
+	case $3 in
+	*:*) ip -6 addr add "$3" dev "$1" nodad || return ;;   # nodad: no 1-2 s of duplicate detection first
+	*) ip addr add "$3" dev "$1" || return ;;
+	esac
+	retry 10 gid_index "$2" "${3%/*}" > /dev/null
+}
+
+addr_before() { # NETDEV ADDR/LEN
+	local nd=$1 new=$2 dev old a
+	dev=$(rdma_dev_of "$nd") || return 1
+	old=$(ip -o addr show dev "$nd" scope global | awk '{ print $4 }')
+	# Flushed at once: deleting a primary IPv4 address one by one takes its secondaries with it.
+	ip addr flush dev "$nd" scope global || return 1
+	addr_put "$nd" "$dev" "$new" || return 1
+	for a in $old; do addr_put "$nd" "$dev" "$a" || return 1; done
+}
+
+nft_drop_tcp_ephemeral() { # NETDEV
+	local lo hi
+	read -r lo hi < /proc/sys/net/ipv4/ip_local_port_range
+	nft -f - <<- EOF
+		table inet roce_vm_drop_tcp_$1 {
+			chain input {
+				type filter hook input priority 0;
+				iifname "$1" tcp dport $lo-$hi ct state new drop;
+			}
+		}
+	EOF
+}
+
+nft_drop_roce() { # NETDEV
+	nft -f - <<- EOF
+		table inet roce_vm_drop_roce_$1 {
+			chain input {
+				type filter hook input priority 0;
+				iifname "$1" udp dport 4791 drop;
+			}
+		}
+	EOF
+}
+
+port_state_is() { grep -qs "$2" "/sys/class/infiniband/$1/ports/1/state"; }   # DEV STATE
+
+nic_down() { # NETDEV
+	local dev
+	dev=$(rdma_dev_of "$1") || return 1
+	ip link set dev "$1" down && retry 10 port_state_is "$dev" DOWN
+}
+
+nic_up() { # NETDEV
+	local dev
+	dev=$(rdma_dev_of "$1") || return 1
+	ip link set dev "$1" up && retry 10 port_state_is "$dev" ACTIVE
+}
+
+memlock_configured() { # PROGRAM [ARGS...]
+	(
+		ulimit -l unlimited || exit 125
+		# shellcheck disable=SC2016  # the inner bash expands them
+		exec unshare -m --propagation private bash -c '
+			mount -t tmpfs none /etc/security/limits.d &&
+				printf "* - memlock unlimited\nroot - memlock unlimited\n" > /etc/security/limits.d/90-rdma.conf &&
+				mkdir -p /run/systemd && mount -t tmpfs none /run/systemd &&
+				mkdir /run/systemd/system.conf.d &&
+				printf "[Manager]\nDefaultLimitMEMLOCK=infinity\n" > /run/systemd/system.conf.d/90-rdma.conf ||
+				{ echo "memlock_configured: could not set up the limits files" >&2; exit 125; }
+			exec "$@"' _ "$@"
+	)
+}
+
+SERVE_PID=""
+serve_start() { # [ARGS...]
+	local port=18516 a prev=""
+	for a in "$@"; do   # the port it will listen on: -p N, --port N or --port=N
+		case $prev in -p | --port) port=$a ;; esac
+		case $a in --port=*) port=${a#--port=} ;; esac
+		prev=$a
+	done
+	"$ROCE_DOCTOR" serve "$@" >> "$VM_CASE_OUT/serve.log" 2>&1 &
+	SERVE_PID=$!
+	wait_listen "$port" 20 || { kill "$SERVE_PID" 2>/dev/null; return 1; }
+}
+
+serve_kill() { # [SIGNAL]
+	local rc=0
+	[ -n "$SERVE_PID" ] || { say "serve_kill: no serve started"; return 1; }
+	kill "-${1:-TERM}" "$SERVE_PID" 2>/dev/null
+	wait "$SERVE_PID" || rc=$?
+	SERVE_PID=""
+	echo "serve_rc=$rc"
 }

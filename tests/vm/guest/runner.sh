@@ -10,13 +10,32 @@ apply_decl() { # NAME
 		# shellcheck source=/dev/null
 		. "$VM_HOME/cases/$1.case"
 		n=${VM_NODE^^}
-		v=MTU_$n; mtu=${!v:-${MTU:-}}
+		v=MTU_$n; mtu=${!v:-${MTU:-}}   # every rail's netdev
 		v=ADDRS_$n; addrs=${!v:-}
 		v=NFT_$n; nft=${!v:-${NFT:-}}
 		rc=0
 		if [ -n "$mtu" ]; then
-			echo "+ ip link set eth0 mtu $mtu"
-			ip link set eth0 mtu "$mtu" || rc=1
+			for ((i = 0; i < VM_RAILS; i++)); do
+				echo "+ ip link set eth$i mtu $mtu"
+				ip link set "eth$i" mtu "$mtu" || rc=1
+			done
+		fi
+		if [ "$VM_RAILS" = 2 ]; then
+			# The address plan (eth0's address is the boot one, the same in both plans) and ARP: strict
+			# (arp_ignore=1, arp_announce=2: a port answers ARP only for its own address) unless the case
+			# asks for the kernel's default (ARP=flux: either port answers for both addresses).
+			read -r _ a1 <<< "$(rail_addrs "${PLAN:-one-subnet}" "$VM_NODE")"
+			echo "+ ip addr add $a1 dev eth1 (PLAN=${PLAN:-one-subnet})"
+			ip addr add "$a1" dev eth1 || rc=1
+			case ${ARP:-strict} in
+			strict) ig=1 an=2 ;;
+			flux) ig=0 an=0 ;;
+			esac
+			echo "+ arp_ignore=$ig arp_announce=$an on all, eth0, eth1 (ARP=${ARP:-strict})"
+			for c in all eth0 eth1; do
+				echo "$ig" > "/proc/sys/net/ipv4/conf/$c/arp_ignore" || rc=1
+				echo "$an" > "/proc/sys/net/ipv4/conf/$c/arp_announce" || rc=1
+			done
 		fi
 		for a in $addrs; do
 			echo "+ ip addr add $a dev eth0"
@@ -31,35 +50,43 @@ apply_decl() { # NAME
 }
 
 # Back to what stage2.sh set up, whatever the case did: no extra netdevs, namespaces, RDMA links or
-# nftables rules; eth0 at the run's MTU with exactly the node's IPv4 address; rxe0 present and ACTIVE.
+# nftables rules; each rail's netdev (eth0, and eth1 with two rails) up at the run's MTU, eth0 with exactly the
+# node's IPv4 address, eth1 with none (the next case's plan gives it one); each rxe present and ACTIVE.
 # Looks in /sys first and runs a tool only when something changed: every process start is slow under TCG.
 restore() {
-	local l a
+	local l a i nd own keep_rdma=" rxe0 " keep_net=" lo eth0 "
+	[ "$VM_RAILS" = 1 ] || keep_rdma=" rxe0 rxe1 " keep_net=" lo eth0 eth1 "
 	for l in /sys/class/infiniband/*; do
 		l=${l##*/}
-		case $l in rxe0 | "*") ;; *) echo "- rdma link delete $l"; rdma link delete "$l" ;; esac
+		[[ $l == "*" || $keep_rdma == *" $l "* ]] || { echo "- rdma link delete $l"; rdma link delete "$l"; }
 	done
 	if [ -n "$(ls -A /run/netns 2>/dev/null)" ]; then echo "- ip -all netns delete"; ip -all netns delete; fi
 	for l in /sys/class/net/*; do
 		l=${l##*/}
-		case $l in lo | eth0) ;; *) echo "- ip link delete $l"; ip link delete "$l" 2>/dev/null ;; esac
+		[[ $keep_net == *" $l "* ]] || { echo "- ip link delete $l"; ip link delete "$l" 2>/dev/null; }
 	done
 	if [ -n "$(nft list ruleset 2>/dev/null)" ]; then echo "- nft flush ruleset"; nft flush ruleset; fi
-	if [ "$(cat /sys/class/net/eth0/mtu)" != "$VM_MTU" ]; then echo "- mtu back to $VM_MTU"; ip link set eth0 mtu "$VM_MTU"; fi
-	[ "$(cat /sys/class/net/eth0/operstate)" = up ] || { echo "- ip link set eth0 up"; ip link set eth0 up; }
-	a=$(ip -o addr show dev eth0 scope global | awk '{ print $4 }')
-	if [ "$a" != "$VM_SELF_IP/24" ]; then
-		for l in $a; do
-			[ "$l" = "$VM_SELF_IP/24" ] || { echo "- ip addr del $l"; ip addr del "$l" dev eth0; }
-		done
-		[[ $'\n'$a$'\n' == *$'\n'"$VM_SELF_IP/24"$'\n'* ]] || { echo "- re-adding $VM_SELF_IP/24"; ip addr add "$VM_SELF_IP/24" dev eth0; }
-	fi
-	[ -e /sys/class/infiniband/rxe0 ] || { echo "- re-adding rxe0"; rdma link add rxe0 type rxe netdev eth0; }
+	for ((i = 0; i < VM_RAILS; i++)); do
+		nd=eth$i own=""
+		[ "$i" -gt 0 ] || own=$VM_SELF_IP/24
+		if [ "$(cat "/sys/class/net/$nd/mtu")" != "$VM_MTU" ]; then echo "- $nd mtu back to $VM_MTU"; ip link set "$nd" mtu "$VM_MTU"; fi
+		[ "$(cat "/sys/class/net/$nd/operstate")" = up ] || { echo "- ip link set $nd up"; ip link set "$nd" up; }
+		a=$(ip -o addr show dev "$nd" scope global | awk '{ print $4 }')
+		if [ "$a" != "$own" ]; then
+			# All off, then the node's own back on: its GID then takes the lowest free index again (1, after the
+			# fe80:: one), where an address added before it (addr_before) had pushed it up.
+			echo "- ip addr flush dev $nd scope global (had: ${a//$'\n'/ })"
+			ip addr flush dev "$nd" scope global
+			[ -z "$own" ] || { echo "- re-adding $own"; ip addr add "$own" dev "$nd"; }
+		fi
+		[ -e "/sys/class/infiniband/rxe$i" ] || { echo "- re-adding rxe$i"; rdma link add "rxe$i" type rxe netdev "$nd"; }
+	done
 	for _ in $(seq 1 25); do
-		grep -qs ACTIVE /sys/class/infiniband/rxe0/ports/1/state && return 0
+		grep -qs ACTIVE /sys/class/infiniband/rxe0/ports/1/state &&
+			{ [ "$VM_RAILS" = 1 ] || grep -qs ACTIVE /sys/class/infiniband/rxe1/ports/1/state; } && return 0
 		sleep 0.2
 	done
-	echo "roce-vm: node $VM_NODE: rxe0 is not ACTIVE after restoring defaults"
+	echo "roce-vm: node $VM_NODE: an rxe port is not ACTIVE after restoring defaults"
 	return 1
 }
 

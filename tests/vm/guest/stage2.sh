@@ -1,7 +1,8 @@
 #!/bin/bash
 # PID 1 inside a guest, chrooted into the host's read-only root: load the RDMA modules from the cache, bring
-# up eth0 and rxe0, then either run one ad-hoc command (mode cmd) or the batch of cases (mode cases), and
-# power off. Progress lines go to $VM_SHARE/progress, which the host polls to tell a slow node from a dead one.
+# up eth0 and rxe0 (and eth1, rxe1 with two rails), then either run one ad-hoc command (mode cmd) or the batch
+# of cases (mode cases), and power off. Progress lines go to $VM_SHARE/progress, which the host polls to tell a
+# slow node from a dead one.
 set -u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 VM_SHARE=$(dirname "$(dirname "$(realpath "$0")")")
@@ -47,16 +48,25 @@ bring_up() {
 	for m in $mods; do
 		[ -d "/sys/module/$m" ] || { echo "roce-vm: module $m did not load"; ok=1; }
 	done
+	# A hostname of its own: snapshot records it and compare names the nodes by it (the kernel's default,
+	# "(none)" on both, would be one hostname held by two nodes).
+	echo "node-$VM_NODE" > /proc/sys/kernel/hostname
 	ip link set lo up
 	ip link set eth0 mtu "$VM_MTU" up || ok=1
 	ip addr add "$VM_SELF_IP/24" dev eth0 || ok=1
 	rdma link add rxe0 type rxe netdev eth0 || { echo "roce-vm: rdma link add rxe0 failed"; ok=1; }
-	for _ in $(seq 1 50); do   # rxe0's port follows eth0's carrier; a few ticks at most
-		rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE' && break
+	if [ "$VM_RAILS" = 2 ]; then
+		# The second rail: up, no address yet (each case's address plan gives it one: runner.sh).
+		ip link set eth1 mtu "$VM_MTU" up || ok=1
+		rdma link add rxe1 type rxe netdev eth1 || { echo "roce-vm: rdma link add rxe1 failed"; ok=1; }
+	fi
+	for _ in $(seq 1 50); do   # an rxe port follows its netdev's carrier; a few ticks at most
+		grep -qs ACTIVE /sys/class/infiniband/rxe0/ports/1/state &&
+			{ [ "$VM_RAILS" = 1 ] || grep -qs ACTIVE /sys/class/infiniband/rxe1/ports/1/state; } && break
 		sleep 0.2
 	done
 	rdma link show
-	ip -br addr show dev eth0
+	ip -br addr
 	return $ok
 }
 

@@ -12,15 +12,19 @@ VM_ALL_PIDS=()            # every wrapper started, for the EXIT trap
 VM_ALL_SHARES=()
 VM_MARK=""                # a pattern only this run's qemu command lines match (set by vm_mark)
 VM_EXPORTS=()             # host directories shared into the guest at the same path (vm_prepare sets it)
+VM_RAILS=${VM_RAILS:-1}   # NICs and cables per node: 1 (eth0, rxe0) or 2 (also eth1, rxe1); per boot
 
 # vm_mark RUNDIR: every share of this run is under RUNDIR, so "qemu-system.*path=RUNDIR/" finds ours only.
 vm_mark() { VM_MARK="qemu-system.*path=$1/"; }
 vm_leftovers() { [ -n "$VM_MARK" ] && pgrep -f -- "$VM_MARK"; }
 
-# vm_prepare DIR NODE MODE BUDGET; reads MTU, CMD_TIMEOUT, ROCE_DOCTOR (optional), VM_CWD (optional)
+# vm_prepare DIR NODE MODE BUDGET; reads MTU, VM_RAILS, CMD_TIMEOUT, ROCE_DOCTOR (optional), VM_CWD (optional)
+# One rail: eth0 is 10.88.0.1 (A) / .2 (B). Two rails: eth0 is 192.168.88.1 / .2 in both address plans (the
+# barriers use it), eth1 gets its plan's address per case (guest/runner.sh).
 vm_prepare() {
-	local dir=$1 node=$2 mode=$3 budget=$4 self peer
-	if [ "$node" = a ]; then self=10.88.0.1 peer=10.88.0.2; else self=10.88.0.2 peer=10.88.0.1; fi
+	local dir=$1 node=$2 mode=$3 budget=$4 self peer net=10.88.0
+	[ "$VM_RAILS" = 1 ] || net=192.168.88
+	if [ "$node" = a ]; then self=$net.1 peer=$net.2; else self=$net.2 peer=$net.1; fi
 	mkdir -p "$dir/.roce-vm"
 	cp "$VM_DIR"/guest/{stage2.sh,lib.sh,runner.sh,case-node.sh} "$dir/.roce-vm/"
 	# The checkout, the build, the cache and the caller's directory, where the guest's tmpfs would hide them.
@@ -32,6 +36,7 @@ vm_prepare() {
 	{
 		printf 'export VM_NODE=%q VM_SELF_IP=%q VM_PEER_IP=%q VM_DEV=rxe0 VM_NETDEV=eth0\n' "$node" "$self" "$peer"
 		printf 'export VM_MTU=%q VM_MODE=%q VM_BUDGET=%q VM_BOOT_WAIT=%q\n' "$MTU" "$mode" "$budget" "$ROCE_VM_BOOT_TIMEOUT"
+		printf 'export VM_RAILS=%q\n' "$VM_RAILS"
 		printf 'export VM_CACHE=%q VM_KVER=%q VM_REPO=%q\n' "$ROCE_VM_CACHE" "$(kver)" "$VM_REPO"
 		printf 'export VM_CWD=%q VM_CMD_TIMEOUT=%q\n' "${VM_CWD:-$PWD}" "${CMD_TIMEOUT:-60}"
 		[ -z "${ROCE_DOCTOR:-}" ] || printf 'export ROCE_DOCTOR=%q\n' "$ROCE_DOCTOR"
@@ -41,11 +46,13 @@ vm_prepare() {
 	} > "$dir/.roce-vm/env"
 }
 
-# vm_start DIR NODE NETDEV BUDGET: boot in the background with NETDEV as its NIC's backend (a -netdev
-# value without its id); VM_PID[NODE] is set.
+# vm_start DIR NODE NETDEV BUDGET [NETDEV1]: boot in the background with NETDEV as its first NIC's backend (a
+# -netdev value without its id), NETDEV1 as the second's (two rails); VM_PID[NODE] is set.
 vm_start() {
-	local dir=$1 node=$2 netdev=$3 budget=$4 accel mac pin exports=() i
+	local dir=$1 node=$2 netdev=$3 budget=$4 netdev1=${5:-} accel mac pin exports=() nics=() i
 	mac=52:54:00:88:00:0$([ "$node" = a ] && echo 1 || echo 2)
+	nics=(-netdev "$netdev,id=n0" -device "virtio-net-pci,netdev=n0,mac=$mac")
+	[ -z "$netdev1" ] || nics+=(-netdev "$netdev1,id=n1" -device "virtio-net-pci,netdev=n1,mac=${mac/:00:0/:01:0}")
 	# Nested KVM hangs at kernel entry on the machines tried, so TCG; ROCE_VM_ACCEL=kvm to try anyway.
 	if [ "${ROCE_VM_ACCEL:-tcg}" = kvm ]; then accel=(-enable-kvm -cpu host); else accel=(-accel "tcg,thread=multi" -cpu max); fi
 	# -nodefaults: no default user-mode NIC (the only traffic is the cable: a Unix socket for a pair, a UDP
@@ -68,8 +75,7 @@ vm_start() {
 		-serial "file:$dir.console" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$dir,mount_tag=share,security_model=none" "${exports[@]}" \
-		-netdev "$netdev,id=n0" \
-		-device "virtio-net-pci,netdev=n0,mac=$mac" \
+		"${nics[@]}" \
 		> "$dir.qemu.log" 2>&1 < /dev/null &
 	VM_PID[$node]=$!
 	VM_SHARE_OF[$node]=$dir
@@ -84,18 +90,22 @@ vm_start() {
 # guest fell behind (the host's UDP receive buffer holds about 20 jumbo frames: 677584 RcvbufErrors on this
 # machine by one afternoon; rxe's hw_counters showed one packet in ten retransmitted during bw), and each
 # lost tail cost a retransmit timeout: that was most of the run-to-run spread of every bandwidth number.
+# Two rails (VM_RAILS=2): a second cable, RUNDIR/cable1.sock, joins the nodes' second NICs (eth1 to eth1).
 vm_start_pair() {
-	local run=$1 budget=$2 sock i
+	local run=$1 budget=$2 sock sock1="" i
 	sock=$run/cable.sock
-	[ ${#sock} -lt 100 ] || die "$sock: too long for a Unix socket path"
-	rm -f "$sock"
-	vm_start "$run/b" b "stream,server=on,addr.type=unix,addr.path=$sock" "$budget"
+	[ "$VM_RAILS" = 1 ] || sock1=$run/cable1.sock
+	[ ${#sock} -lt 99 ] || die "$sock: too long for a Unix socket path"
+	rm -f "$sock" ${sock1:+"$sock1"}
+	vm_start "$run/b" b "stream,server=on,addr.type=unix,addr.path=$sock" "$budget" \
+		${sock1:+"stream,server=on,addr.type=unix,addr.path=$sock1"}
 	for i in $(seq 200); do
-		[ -S "$sock" ] && break
+		[ -S "$sock" ] && { [ -z "$sock1" ] || [ -S "$sock1" ]; } && break
 		vm_alive b || break
 		sleep 0.05
 	done
-	vm_start "$run/a" a "stream,server=off,addr.type=unix,addr.path=$sock" "$budget"
+	vm_start "$run/a" a "stream,server=off,addr.type=unix,addr.path=$sock" "$budget" \
+		${sock1:+"stream,server=off,addr.type=unix,addr.path=$sock1"}
 }
 
 vm_alive() { [ -n "${VM_PID[$1]:-}" ] && kill -0 "${VM_PID[$1]}" 2>/dev/null; }
