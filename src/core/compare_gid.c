@@ -168,7 +168,7 @@ int compare_gid(const struct compare_ctx *c)
 	const char **keys = calloc(c->n ? c->n : 1, sizeof(*keys));
 	char (*bufs)[GID_KEY_MAX] = calloc(c->n ? c->n : 1, sizeof(*bufs));
 	const struct attribute_rule rule = { "compare.gid_index", "GID index", "gid_index", SEVERITY_WARN, fix_gid_index,
-					     NULL };
+					     NULL, false };
 	int ret = -ENOMEM;
 
 	if (!keys || !bufs)

@@ -51,6 +51,23 @@ int grouping_build(struct grouping *g, struct keyed *items, size_t count, size_t
 	return 0;
 }
 
+void grouping_tie_largest_first(struct grouping *g)
+{
+	size_t best = 0;
+
+	if (!g->tie)
+		return;
+	for (size_t i = 1; i < g->group_count && g->groups[i].count == g->groups[0].count; i++)
+		if (strtod(g->groups[i].value, NULL) > strtod(g->groups[best].value, NULL))
+			best = i;
+	if (best) {
+		struct value_group first = g->groups[0];
+
+		g->groups[0] = g->groups[best];
+		g->groups[best] = first;
+	}
+}
+
 void grouping_free(struct grouping *g)
 {
 	free(g->groups);
@@ -184,6 +201,8 @@ int compare_keys(const struct compare_ctx *c, const struct attribute_rule *r, co
 		if (keys[i])
 			items[count++] = (struct keyed){ .key = keys[i], .node = i };
 	ret = grouping_build(&g, items, count, c->n - count);
+	if (ret == 0 && r->tie_takes_largest)
+		grouping_tie_largest_first(&g);
 	if (ret == 0)
 		ret = compare_attribute(c, r, &g, report_ok);
 	grouping_free(&g);

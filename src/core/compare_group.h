@@ -61,12 +61,19 @@ struct attribute_rule {
 	enum severity severity;
 	compare_fix_fn fix;
 	const void *arg;
+	/* Numeric values where more is what RoCE wants (MTU, link rate): when the largest groups tie (two nodes,
+	 * one each), align on the largest of them rather than the first in text order, which would tell the
+	 * 9000-byte node to go down to 1500. */
+	bool tie_takes_largest;
 };
 
 /* One finding for a grouped attribute: ok when every known node agrees (when report_ok), else the majority, the
  * odd values with their nodes and one fix line per odd group. Returns 1 when they differ, 0 when not, -ENOMEM. */
 int compare_attribute(const struct compare_ctx *c, const struct attribute_rule *r, const struct grouping *g,
 		      bool report_ok);
+
+/* Puts the numerically largest of the tied leading groups first (rule.tie_takes_largest). */
+void grouping_tie_largest_first(struct grouping *g);
 
 /* Builds and reports in one go from one value per node (keys[i] NULL: unknown). */
 int compare_keys(const struct compare_ctx *c, const struct attribute_rule *r, const char *const *keys, bool report_ok);

@@ -197,7 +197,7 @@ static int compare_firmware(const struct compare_ctx *c)
 		boards++;
 		snprintf(what, sizeof(what), "firmware of board %s", items[start].board);
 		const struct attribute_rule rule = { "compare.firmware", what, items[start].board, SEVERITY_WARN,
-						     fix_firmware, items[start].board };
+						     fix_firmware, items[start].board, false };
 		ret = grouping_build(&g, keyed, k, 0);
 		if (ret == 0)
 			ret = compare_attribute(c, &rule, &g, false);
@@ -226,9 +226,9 @@ int compare_hcas(const struct compare_ctx *c)
 		struct attribute_rule rule;
 		char *(*make)(const struct host *);
 	} rules[] = {
-		{ { "compare.driver", "HCA driver", "driver", SEVERITY_WARN, fix_driver, NULL }, driver_key },
-		{ { "compare.hca_count", "HCA count", "hca_count", SEVERITY_FAIL, fix_hca_count, NULL }, count_key },
-		{ { "compare.hca_names", "HCA names", "hca_names", SEVERITY_WARN, fix_hca_names, NULL }, names_key },
+		{ { "compare.driver", "HCA driver", "driver", SEVERITY_WARN, fix_driver, NULL, false }, driver_key },
+		{ { "compare.hca_count", "HCA count", "hca_count", SEVERITY_FAIL, fix_hca_count, NULL, false }, count_key },
+		{ { "compare.hca_names", "HCA names", "hca_names", SEVERITY_WARN, fix_hca_names, NULL, false }, names_key },
 	};
 	int ret = -ENOMEM;
 

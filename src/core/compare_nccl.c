@@ -88,7 +88,7 @@ static int compare_setting_name(const struct compare_ctx *c, const struct settin
 {
 	struct setting_arg arg = { set[0].name, NULL };
 	struct attribute_rule rule = { "compare.nccl_settings", set[0].name, set[0].name, SEVERITY_WARN, fix_setting,
-				       &arg };
+				       &arg, false };
 	struct grouping g;
 	size_t k = 0;
 	int ret;

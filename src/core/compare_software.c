@@ -125,19 +125,19 @@ int compare_software(const struct compare_ctx *c)
 		struct attribute_rule rule;
 		size_t offset;
 	} plain[] = {
-		{ { "compare.kernel", "kernel", "kernel", SEVERITY_WARN, fix_kernel, NULL },
+		{ { "compare.kernel", "kernel", "kernel", SEVERITY_WARN, fix_kernel, NULL, false },
 		  offsetof(struct compare_node, kernel) },
-		{ { "compare.rdma_core", "rdma-core", "rdma-core", SEVERITY_WARN, fix_rdma_core, NULL },
+		{ { "compare.rdma_core", "rdma-core", "rdma-core", SEVERITY_WARN, fix_rdma_core, NULL, false },
 		  offsetof(struct compare_node, rdma_core) },
-		{ { "compare.nccl_version", "NCCL version", "nccl", SEVERITY_WARN, fix_nccl_version, NULL },
+		{ { "compare.nccl_version", "NCCL version", "nccl", SEVERITY_WARN, fix_nccl_version, NULL, false },
 		  offsetof(struct compare_node, nccl_version) },
-		{ { "compare.firewall", "firewall", "firewall", SEVERITY_WARN, fix_firewall, NULL },
+		{ { "compare.firewall", "firewall", "firewall", SEVERITY_WARN, fix_firewall, NULL, false },
 		  offsetof(struct compare_node, firewall) },
 	};
 	const struct attribute_rule providers = { "compare.providers", "libibverbs providers", "providers", SEVERITY_WARN,
-						  fix_providers, NULL };
+						  fix_providers, NULL, false };
 	struct attribute_rule memlock_rule = { "compare.memlock", "memlock limit", "memlock", SEVERITY_WARN,
-						     fix_memlock, NULL };
+						     fix_memlock, NULL, false };
 
 	if (!keys || !owned || !memlock)
 		goto out;

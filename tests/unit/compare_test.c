@@ -355,6 +355,24 @@ static void compare_names_odd_ports(void)
 	world_free(&w);
 }
 
+/* Two nodes, one each: no majority, but RoCE wants the larger MTU and rate: the fix goes to the node with less,
+ * whichever comes first (b01 with 1500 sorts before b02's 9000 in text). */
+static void compare_two_nodes_tie_on_the_larger(void)
+{
+	struct world w;
+
+	world_init_owned(&w, 2);
+	netdev_of(&w.hosts[0], "eth5")->mtu = 1500;
+	port_of(&w.hosts[1], "mlx5_2")->rate_gbps = 25;
+	CHECK(run_compare(&w) == 0);
+	CHECK(message_has(&w, "compare.mtu", "no majority"));
+	CHECK(fix_has(&w, "compare.mtu", "on b01 (MTU 1500): `ip link set dev eth5 mtu 9000`"));
+	CHECK(!fix_has(&w, "compare.mtu", "mtu 1500`"));
+	CHECK(fix_has(&w, "compare.port_rate", "b02"));
+	CHECK(!fix_has(&w, "compare.port_rate", "on b01"));
+	world_free(&w);
+}
+
 /* b03 and b06 have their GIDs one slot up (index 4), everyone pins 3 in /etc/nccl.conf */
 static void compare_gid_index_and_wrong_pin(void)
 {
@@ -707,6 +725,7 @@ int main(int argc, char **argv)
 	RUN(compare_names_odd_software);
 	RUN(compare_names_odd_hcas);
 	RUN(compare_names_odd_ports);
+	RUN(compare_two_nodes_tie_on_the_larger);
 	RUN(compare_gid_index_and_wrong_pin);
 	RUN(compare_nccl_settings_and_check_summary);
 	RUN(compare_duplicate_address_and_hostname);
