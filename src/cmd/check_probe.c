@@ -18,6 +18,7 @@
 #include "probe/memlock.h"
 #include "probe/modules.h"
 #include "probe/nccl_conf.h"
+#include "probe/nccl_libs.h"
 #include "probe/proc_environ.h"
 #include "probe/sysctl_arp.h"
 #include "probe/user_info.h"
@@ -194,6 +195,20 @@ void check_probe_free(struct check_probe *p)
 	free(p->environ_buf);
 }
 
+/* The NCCL libraries a job could load: gid.env's advice depends on their versions. */
+static int find_nccl_libs(const char *root_dir, char *const *envp, struct system_state *out, struct notes *notes)
+{
+	struct rootfs root;
+	int ret = rootfs_open(&root, root_dir);
+
+	if (ret < 0)
+		return ret;
+	ret = nccl_libs_find(&root, envp, &out->nccl_libs, notes);
+	out->nccl_libs_read = ret == 0;
+	rootfs_close(&root);
+	return ret;
+}
+
 int check_probe_system(const char *root_dir, const char *user, const struct host *host, int family,
 		       const struct findings *wanted, struct system_state *out, char *why, size_t why_size)
 {
@@ -209,6 +224,11 @@ int check_probe_system(const char *root_dir, const char *user, const struct host
 		ret = check_probe_read(p, root_dir, user, host, wanted, &in, notes, why, why_size);
 	/* The environment as check read it: live ours, under --root the capture's. */
 	if (ret == 0 && system_from_check_input(&in, in.live ? environ : p->envp, out) < 0) {
+		ret = -ENOMEM;
+		snprintf(why, why_size, "out of memory");
+	}
+	if (ret == 0 && wants(wanted, "gid.env") &&
+	    find_nccl_libs(root_dir, in.live ? environ : p->envp, out, notes) == -ENOMEM) {
 		ret = -ENOMEM;
 		snprintf(why, why_size, "out of memory");
 	}

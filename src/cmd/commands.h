@@ -14,6 +14,7 @@ int cmd_devices(struct app *app, int argc, char **argv);
 int cmd_gid(struct app *app, int argc, char **argv);
 int cmd_check(struct app *app, int argc, char **argv);
 int cmd_nccl_env(struct app *app, int argc, char **argv);
+int cmd_nccl(struct app *app, int argc, char **argv);
 int cmd_serve(struct app *app, int argc, char **argv);
 int cmd_bw(struct app *app, int argc, char **argv);
 int cmd_snapshot(struct app *app, int argc, char **argv);

@@ -21,6 +21,7 @@ void system_free(struct system_state *s)
 	free(s->ip_rules.items);
 	free(s->gpus.items);
 	free(s->nccl.items);
+	nccl_libs_free(&s->nccl_libs);
 	free(s->env);
 	notes_free(&s->warnings);
 	memset(s, 0, sizeof(*s));

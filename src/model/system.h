@@ -14,6 +14,7 @@
 #include "model/memlock.h"
 #include "model/modules.h"
 #include "model/nccl.h"
+#include "model/nccl_libs.h"
 #include "model/net.h"
 #include "model/user.h"
 #include "model/uverbs.h"
@@ -72,6 +73,8 @@ struct system_state {
 	struct gpu_list gpus;
 	bool nccl_read;                    /* always read by check: NCCL_IB_HCA selects the ports */
 	struct nccl_conf nccl;
+	bool nccl_libs_read;               /* the NCCL libraries a job could load (roce-doctor nccl) */
+	struct nccl_libs nccl_libs;
 	struct env_var *env;               /* the job's environment as check captured it: only kept names */
 	size_t env_count;
 	bool reg_read;

@@ -16,6 +16,7 @@
 
 #include "model/host.h"
 #include "model/json_io.h"
+#include "model/nccl_libs_json.h"
 
 #define ERRNO_MAX 4095               /* the kernel's -errno range */
 #define ADDRESS_TEXT_MAX 64
@@ -467,6 +468,7 @@ json_t *system_to_json(const struct system_state *s)
 			     put(doc, "ip_local_port_range", string_or_null(s->port_range)) &&
 			     put(doc, "arp", arp_to_json(s)) && put(doc, "ip_rules", ip_rules_to_json(s)) &&
 			     put(doc, "gpus", gpus_to_json(s)) && put(doc, "nccl", nccl_to_json(s)) &&
+			     put(doc, "nccl_libs", nccl_libs_to_json(&s->nccl_libs, s->nccl_libs_read)) &&
 			     put(doc, "environment", env_to_json(s)) && put(doc, "register_probe", register_to_json(s)) &&
 			     put(doc, "warnings", warnings_to_json(&s->warnings)));
 }
@@ -1410,7 +1412,7 @@ static int read_register(struct reader *r, const json_t *doc, struct system_stat
 
 static const char *const system_members[] = { "schema", "live", "user", "container", "modules", "uverbs",
 					      "memlock_rlimit", "pam_limits", "systemd", "firewall_procs", "nftables",
-					      "ip_local_port_range", "arp", "ip_rules", "gpus", "nccl", "environment",
+					      "ip_local_port_range", "arp", "ip_rules", "gpus", "nccl", "nccl_libs", "environment",
 					      "register_probe", "warnings" };
 
 static int read_system(struct reader *r, const json_t *doc, struct system_state *s)
@@ -1453,6 +1455,8 @@ static int read_system(struct reader *r, const json_t *doc, struct system_state 
 		ret = read_gpus(r, doc, s);
 	if (ret == 0)
 		ret = read_nccl(r, doc, s);
+	if (ret == 0)
+		ret = nccl_libs_read_member(r, doc, &s->nccl_libs, &s->nccl_libs_read);
 	if (ret == 0)
 		ret = read_entries(r, doc, "environment", SYSTEM_ENV_MAX, sizeof(*s->env), &env, &s->env_count,
 				   read_env_var, NULL);

@@ -220,3 +220,32 @@ const char *rootfs_display(const struct rootfs *root, char *buf, size_t size, co
 	snprintf(buf, size, "%s/%s", root->prefix, rel);
 	return buf;
 }
+
+int rootfs_open_file(const struct rootfs *root, const char *rel, char *real, size_t real_size)
+{
+	char link[64], target[PATH_MAX];
+	size_t plen = strlen(root->prefix);
+	ssize_t n;
+	int fd = open_in_root(root, rel, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+
+	if (fd < 0 || !real)
+		return fd;
+	/* The kernel knows where the links led: its name for the fd, less the root's own path. */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0 || (size_t)n >= sizeof(target) - 1) {
+		int err = n < 0 ? -errno : -ENAMETOOLONG;
+		close(fd);
+		return err;
+	}
+	target[n] = '\0';
+	if (plen && (strncmp(target, root->prefix, plen) != 0 || (target[plen] != '/' && target[plen] != '\0'))) {
+		close(fd);
+		return -EXDEV;
+	}
+	if (snprintf(real, real_size, "%s", target[plen] ? target + plen : "/") >= (int)real_size) {
+		close(fd);
+		return -ENAMETOOLONG;
+	}
+	return fd;
+}

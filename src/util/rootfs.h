@@ -31,6 +31,11 @@ DIR *rootfs_opendir(const struct rootfs *root, const char *fmt, ...) __attribute
 /* Whether a path exists (no follow of the final component needed). */
 bool rootfs_exists(const struct rootfs *root, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Opens a file (read-only, symlinks resolved inside the root) for reading it whole or in parts (a library, a
+ * binary cache). real (NULL: not wanted) gets the path the links led to, as seen inside the root ("/usr/lib/..").
+ * The fd, or -errno (-ELOOP: a symlink loop). */
+int rootfs_open_file(const struct rootfs *root, const char *rel, char *real, size_t real_size);
+
 /* The path as the user should see it in a message: the root prefix plus "/rel". */
 const char *rootfs_display(const struct rootfs *root, char *buf, size_t size, const char *rel);
 

@@ -1,0 +1,225 @@
+/* The advice follows the version: an NCCL before 2.21 needs NCCL_IB_GID_INDEX pinned (it uses 0, a link-local
+ * GID on every RoCE NIC); from 2.21 on NCCL picks per HCA, and pinning one index is right only when every HCA
+ * agrees, so there the advice is to leave it unset. */
+#include "core/nccl_advice.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "core/gid_suggest.h"
+
+static size_t ethernet_ports(const struct host *host)
+{
+	size_t n = 0;
+
+	for (size_t d = 0; d < host->device_count; d++)
+		for (size_t p = 0; p < host->devices[d].port_count; p++)
+			n += host->devices[d].ports[p].link_layer == LINK_LAYER_ETHERNET;
+	return n;
+}
+
+static int predict(const struct host *host, const struct nccl_gid_env *env, struct nccl_version_advice *va)
+{
+	struct nccl_version parsed;
+	const struct nccl_version *v = nccl_version_parse(va->version, &parsed) == 0 ? &parsed : NULL;
+
+	va->ports = calloc(ethernet_ports(host) + 1, sizeof(*va->ports));
+	if (!va->ports)
+		return -ENOMEM;
+	for (size_t d = 0; d < host->device_count; d++)
+		for (size_t p = 0; p < host->devices[d].port_count; p++) {
+			const struct rdma_port *port = &host->devices[d].ports[p];
+			struct nccl_port_prediction *pp = &va->ports[va->port_count];
+			struct gid_choice choice;
+
+			if (port->link_layer != LINK_LAYER_ETHERNET)
+				continue;
+			pp->device = &host->devices[d];
+			pp->port = port;
+			nccl_gid_predict(v, port, env, &pp->gid);
+			gid_suggest_port(port, host_find_netdev(host, port->netdev), pp->gid.family, NULL, &choice);
+			pp->suggested = choice.found ? (int)choice.entry->index : -1;
+			va->port_count++;
+		}
+	return 0;
+}
+
+/* "5 on every HCA" or "5 on mlx5_0/1, 7 on mlx5_1/1". */
+static void indices_text(const struct nccl_version_advice *va, bool suggested, char *buf, size_t size)
+{
+	bool same = true;
+	size_t len = 0;
+
+	for (size_t i = 1; i < va->port_count; i++)
+		same &= (suggested ? va->ports[i].suggested == va->ports[0].suggested
+				   : va->ports[i].gid.index == va->ports[0].gid.index);
+	buf[0] = '\0';
+	if (va->port_count && same) {
+		snprintf(buf, size, "%d on every HCA", suggested ? va->ports[0].suggested : va->ports[0].gid.index);
+		return;
+	}
+	for (size_t i = 0; i < va->port_count && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%d on %s/%u", i ? ", " : "",
+					suggested ? va->ports[i].suggested : va->ports[i].gid.index,
+					va->ports[i].device->name, va->ports[i].port->num);
+}
+
+/* The one index every port's suggestion agrees on, or -1. */
+static int common_suggestion(const struct nccl_version_advice *va)
+{
+	int s = va->port_count ? va->ports[0].suggested : -1;
+
+	for (size_t i = 1; i < va->port_count; i++)
+		if (va->ports[i].suggested != s)
+			return -1;
+	return s;
+}
+
+static const char *lib_where(const struct nccl_version_advice *va)
+{
+	return va->first ? va->first->places[0].where : "--nccl-version";
+}
+
+static void advise(const struct nccl_gid_env *env, struct nccl_version_advice *va)
+{
+	struct nccl_version v;
+	bool chooses = nccl_version_parse(va->version, &v) != 0 || nccl_version_chooses_gid(&v);
+	bool pinned = env->gid_index && *env->gid_index;
+	char name[NCCL_LIB_PATH_MAX + 64];
+	int common = common_suggestion(va);
+	char list[256];
+
+	snprintf(name, sizeof(name), "%s in %s", va->version[0] ? va->version : "of unknown version", lib_where(va));
+	va->ok = va->port_count > 0;
+	for (size_t i = 0; i < va->port_count; i++)
+		va->ok &= va->ports[i].gid.verdict == NCCL_GID_GOOD;
+	if (va->port_count == 0) {
+		snprintf(va->advice, sizeof(va->advice), "no RoCE port: NCCL %s has no GID to choose", name);
+		return;
+	}
+	indices_text(va, false, list, sizeof(list));
+	if (va->ok) {
+		if (chooses && !pinned)
+			snprintf(va->advice, sizeof(va->advice), "leave NCCL_IB_GID_INDEX unset: NCCL %s picks %s", name,
+				 list);
+		else
+			snprintf(va->advice, sizeof(va->advice), "NCCL %s uses %s: right", name, list);
+		return;
+	}
+	if (chooses && pinned) {
+		/* Would NCCL's own choice be right everywhere? Then the pin is the problem. */
+		struct nccl_gid_env unpinned = *env;
+		bool own_ok = true;
+
+		unpinned.gid_index = NULL;
+		for (size_t i = 0; i < va->port_count; i++) {
+			struct nccl_gid_prediction p;
+
+			nccl_gid_predict(nccl_version_parse(va->version, &v) == 0 ? &v : NULL, va->ports[i].port,
+					 &unpinned, &p);
+			own_ok &= p.verdict == NCCL_GID_GOOD;
+		}
+		if (own_ok) {
+			snprintf(va->advice, sizeof(va->advice), "NCCL %s uses %s because NCCL_IB_GID_INDEX=%s pins it; "
+				 "unset, it picks a routable RoCE v2 GID on every HCA itself", name, list, env->gid_index);
+			snprintf(va->fix, sizeof(va->fix), "unset NCCL_IB_GID_INDEX");
+			return;
+		}
+	}
+	if (common >= 0) {
+		snprintf(va->advice, sizeof(va->advice), "NCCL %s uses %s, not routable RoCE v2 everywhere: set "
+			 "NCCL_IB_GID_INDEX=%d", name, list, common);
+		snprintf(va->fix, sizeof(va->fix), "export NCCL_IB_GID_INDEX=%d", common);
+		return;
+	}
+	indices_text(va, true, list, sizeof(list));
+	if (common_suggestion(va) < 0 && !chooses) {
+		snprintf(va->advice, sizeof(va->advice), "NCCL %s uses one index on every HCA, and no index fits them "
+			 "all (the right ones: %s): use NCCL 2.21 or later, which picks per HCA, or limit NCCL_IB_HCA "
+			 "to HCAs that agree", name, list);
+		snprintf(va->fix, sizeof(va->fix), "pip install -U 'nvidia-nccl-cu12>=2.21'   # or conda install "
+			 "-c conda-forge 'nccl>=2.21'");
+	} else {
+		snprintf(va->advice, sizeof(va->advice), "NCCL %s cannot use a routable RoCE v2 GID on every HCA (the "
+			 "right ones: %s): gid --suggest says why", name, list);
+		snprintf(va->fix, sizeof(va->fix), "roce-doctor gid --suggest");
+	}
+}
+
+static void compare_versions(struct nccl_advice *a)
+{
+	size_t len = 0;
+	int common = -1;
+
+	for (size_t i = 1; i < a->count; i++)
+		for (size_t p = 0; p < a->versions[i].port_count && p < a->versions[0].port_count; p++)
+			a->differ |= a->versions[i].ports[p].gid.index != a->versions[0].ports[p].gid.index;
+	if (!a->differ)
+		return;
+	for (size_t i = 0; i < a->count && len < sizeof(a->differ_message); i++) {
+		const struct nccl_version_advice *va = &a->versions[i];
+		char list[256];
+
+		indices_text(va, false, list, sizeof(list));
+		len += (size_t)snprintf(a->differ_message + len, sizeof(a->differ_message) - len, "%sNCCL %s (%s) uses %s",
+					i ? "; " : "", va->version[0] ? va->version : "of unknown version",
+					lib_where(va), list);
+	}
+	if (len < sizeof(a->differ_message))
+		snprintf(a->differ_message + len, sizeof(a->differ_message) - len, ": which one a job loads decides its "
+			 "GID, and all ranks must agree");
+	common = a->count ? common_suggestion(&a->versions[0]) : -1;
+	if (common >= 0)
+		snprintf(a->differ_fix, sizeof(a->differ_fix), "export NCCL_IB_GID_INDEX=%d   # the same for every "
+			 "NCCL on the node", common);
+}
+
+int nccl_advice_build(const struct host *host, const struct nccl_libs *libs, const struct nccl_gid_env *env,
+		      const char *override, struct nccl_advice *out)
+{
+	size_t max = override ? 1 : libs->count;
+
+	memset(out, 0, sizeof(*out));
+	out->versions = calloc(max + 1, sizeof(*out->versions));
+	if (!out->versions)
+		return -ENOMEM;
+	if (override) {
+		snprintf(out->versions[0].version, sizeof(out->versions[0].version), "%s", override);
+		out->count = 1;
+	}
+	for (size_t i = 0; !override && i < libs->count; i++) {
+		const struct nccl_lib *l = &libs->items[i];
+		size_t k = 0;
+
+		if (l->kind != NCCL_LIB_CORE)
+			continue;
+		while (k < out->count && strcmp(out->versions[k].version, l->version) != 0)
+			k++;
+		if (k == out->count) {
+			snprintf(out->versions[k].version, sizeof(out->versions[k].version), "%s", l->version);
+			out->versions[k].first = l;
+			out->count++;
+		}
+		out->versions[k].lib_count++;
+	}
+	for (size_t k = 0; k < out->count; k++) {
+		if (predict(host, env, &out->versions[k]) < 0) {
+			nccl_advice_free(out);
+			return -ENOMEM;
+		}
+		advise(env, &out->versions[k]);
+	}
+	compare_versions(out);
+	return 0;
+}
+
+void nccl_advice_free(struct nccl_advice *a)
+{
+	for (size_t k = 0; a->versions && k < a->count; k++)
+		free(a->versions[k].ports);
+	free(a->versions);
+	memset(a, 0, sizeof(*a));
+}

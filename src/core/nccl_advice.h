@@ -1,0 +1,45 @@
+/* For each NCCL version on the node: the GID index it will use on each Ethernet port, whether that works, and
+ * the exact setting that makes it work; and whether two NCCLs on the node would disagree. Pure. */
+#ifndef ROCE_DOCTOR_NCCL_ADVICE_H
+#define ROCE_DOCTOR_NCCL_ADVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/nccl_gid_choice.h"
+#include "model/host.h"
+#include "model/nccl_libs.h"
+
+struct nccl_port_prediction {
+	const struct rdma_device *device;
+	const struct rdma_port *port;
+	struct nccl_gid_prediction gid;
+	int suggested;                    /* what gid --suggest picks for the family; -1: none */
+};
+
+struct nccl_version_advice {
+	char version[32];                 /* "2.28.9"; "" when no library said */
+	const struct nccl_lib *first;     /* the first library of this version (NULL for --nccl-version) */
+	size_t lib_count;
+	struct nccl_port_prediction *ports;
+	size_t port_count;
+	bool ok;                          /* every port gets a routable RoCE v2 GID of the family */
+	char advice[1536];
+	char fix[256];                    /* the command; "" when nothing is to be done */
+};
+
+struct nccl_advice {
+	struct nccl_version_advice *versions;
+	size_t count;
+	bool differ;                      /* two versions would use different indices on some port */
+	char differ_message[1024];
+	char differ_fix[256];
+};
+
+/* override: --nccl-version's text (already valid) or NULL; then only that version is predicted. Versions in
+ * the order their first library was found. 0 or -ENOMEM. */
+int nccl_advice_build(const struct host *host, const struct nccl_libs *libs, const struct nccl_gid_env *env,
+		      const char *override, struct nccl_advice *out);
+void nccl_advice_free(struct nccl_advice *a);
+
+#endif

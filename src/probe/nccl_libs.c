@@ -1,0 +1,444 @@
+/* Where a job's NCCL can come from, searched the way people install it: the system package (the linker's
+ * cache), LD_LIBRARY_PATH, CUDA and conda prefixes, Python wheels. Paths in the model and in notes are the
+ * host's ("/usr/lib/..."), also under --root. */
+#include "probe/nccl_libs.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "probe/ld_cache.h"
+#include "probe/nccl_lib_info.h"
+#include "probe/text_file.h"
+
+#define DIRS_MAX 4096          /* directories listed in one search: thousands of site-packages stop here */
+#define DIR_ENTRIES_MAX 100000
+#define PATH_LEN NCCL_LIB_PATH_MAX
+#define WHERE_LD_CACHE "the linker's cache (/etc/ld.so.cache)"
+
+struct finder {
+	const struct rootfs *root;
+	char *const *envp;
+	struct nccl_libs *out;
+	struct notes *notes;
+	size_t dirs;
+	size_t capacity;
+	int err;               /* -ENOMEM stops the search */
+};
+
+/* snprintf that says whether it all fit (a longer path is not searched: PATH_MAX-long names are not NCCL's). */
+static bool fit(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool fit(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n >= 0 && (size_t)n < size;
+}
+
+static const char *env_get(char *const *envp, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (strncmp(envp[i], name, len) == 0 && envp[i][len] == '=')
+			return envp[i] + len + 1;
+	return NULL;
+}
+
+static bool is_core_name(const char *base)
+{
+	return strcmp(base, "libnccl.so") == 0 || strncmp(base, "libnccl.so.", 11) == 0;
+}
+
+static bool is_plugin_name(const char *base)
+{
+	return strncmp(base, "libnccl-net", 11) == 0 && strstr(base, ".so");
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static struct nccl_lib *new_lib(struct finder *f)
+{
+	struct nccl_libs *out = f->out;
+
+	if (out->count == NCCL_LIBS_MAX) {
+		if (!out->truncated)
+			notes_add(f->notes, "more than %u NCCL libraries and plugins; the rest are not listed",
+				  NCCL_LIBS_MAX);
+		out->truncated = true;
+		return NULL;
+	}
+	if (out->count == f->capacity) {
+		size_t cap = f->capacity ? f->capacity * 2 : 8;
+		struct nccl_lib *items = realloc(out->items, cap * sizeof(*items));
+
+		if (!items) {
+			f->err = -ENOMEM;
+			return NULL;
+		}
+		out->items = items;
+		f->capacity = cap;
+	}
+	memset(&out->items[out->count], 0, sizeof(out->items[0]));
+	return &out->items[out->count++];
+}
+
+static void add_place(struct nccl_lib *lib, const char *path, const char *where)
+{
+	for (size_t i = 0; i < lib->place_count; i++)
+		if (strcmp(lib->places[i].path, path) == 0)
+			return;
+	if (lib->place_count == NCCL_LIB_FOUND_MAX)
+		return;
+	snprintf(lib->places[lib->place_count].path, PATH_LEN, "%s", path);
+	snprintf(lib->places[lib->place_count].where, PATH_LEN, "%s", where);
+	lib->place_count++;
+}
+
+/* One file that looks like NCCL or a net plugin by its name: opened through the root, identified by where its
+ * links lead, its version read once. */
+static struct nccl_lib *add_file(struct finder *f, const char *path, const char *where, bool plugins_only)
+{
+	const char *base = base_name(path);
+	bool plugin = is_plugin_name(base);
+	char real[PATH_LEN];
+	struct nccl_lib *lib = NULL;
+	struct stat st;
+	int fd;
+
+	if (f->err || !(plugin || (!plugins_only && is_core_name(base))))
+		return NULL;
+	fd = rootfs_open_file(f->root, path, real, sizeof(real));
+	if (fd == -ENOENT && strcmp(where, WHERE_LD_CACHE) == 0)
+		notes_add(f->notes, "/etc/ld.so.cache names %s, which does not exist (run ldconfig)", path);
+	else if (fd == -ELOOP)
+		notes_add(f->notes, "%s: a symlink loop (or more than 40 links)", path);
+	else if (fd < 0 && fd != -ENOENT)
+		notes_add(f->notes, "cannot open %s: %s", path, strerror(-fd));
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		notes_add(f->notes, "%s: not a regular file", path);
+		goto out;
+	}
+	for (size_t i = 0; i < f->out->count; i++)
+		if (strcmp(f->out->items[i].real_path, real) == 0) {
+			lib = &f->out->items[i];
+			add_place(lib, path, where);
+			goto out;
+		}
+	lib = new_lib(f);
+	if (!lib)
+		goto out;
+	lib->kind = plugin ? NCCL_LIB_NET_PLUGIN : NCCL_LIB_CORE;
+	snprintf(lib->real_path, sizeof(lib->real_path), "%s", real);
+	add_place(lib, path, where);
+	nccl_lib_read_version(fd, lib, f->notes);
+out:
+	close(fd);
+	return lib;
+}
+
+/* Lists dir (absent: nothing) once for libnccl* names; false when the directory budget is spent. */
+static bool scan_dir(struct finder *f, const char *dir, const char *where, bool plugins_only)
+{
+	char **names = NULL, path[PATH_LEN];
+	size_t count = 0;
+	int ret;
+
+	if (f->err)
+		return false;
+	if (f->dirs == DIRS_MAX) {
+		notes_add(f->notes, "more than %u directories searched for NCCL; %s and the rest are not", DIRS_MAX,
+			  dir);
+		f->dirs++;
+	}
+	if (f->dirs > DIRS_MAX)
+		return false;
+	f->dirs++;
+	ret = dir_names(f->root, dir, "", DIR_ENTRIES_MAX, &names, &count);
+	if (ret == -E2BIG)
+		notes_add(f->notes, "%s: more than %u entries; only the first are searched for NCCL", dir,
+			  DIR_ENTRIES_MAX);
+	else if (ret == -ENOMEM)
+		f->err = ret;
+	for (size_t i = 0; i < count; i++)
+		if (strncmp(names[i], "libnccl", 7) == 0 &&
+		    fit(path, sizeof(path), "%s/%s", dir, names[i]))
+			add_file(f, path, where, plugins_only);
+	names_free(names, count);
+	return true;
+}
+
+static int from_cache(const char *name, const char *path, void *ctx)
+{
+	struct finder *f = ctx;
+
+	if (strncmp(name, "libnccl", 7) == 0)
+		add_file(f, path, WHERE_LD_CACHE, false);
+	return f->err != 0;
+}
+
+static void search_ld_cache(struct finder *f)
+{
+	unsigned char *buf = NULL;
+	struct stat st;
+	size_t done = 0;
+	int fd = rootfs_open_file(f->root, "/etc/ld.so.cache", NULL, 0);
+
+	if (fd < 0) {
+		if (fd != -ENOENT)
+			notes_add(f->notes, "cannot open /etc/ld.so.cache: %s", strerror(-fd));
+		return;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)LD_CACHE_MAX_BYTES) {
+		notes_add(f->notes, "/etc/ld.so.cache: not a regular file of at most %u bytes", LD_CACHE_MAX_BYTES);
+		goto out;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		f->err = -ENOMEM;
+		goto out;
+	}
+	while (done < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	if (ld_cache_parse(buf, done, from_cache, f) == -EBADMSG)
+		notes_add(f->notes, "/etc/ld.so.cache: not a glibc ld.so cache, or truncated; its libraries are not "
+			  "listed (ldconfig rewrites it)");
+out:
+	free(buf);
+	close(fd);
+}
+
+/* A colon list (LD_LIBRARY_PATH, PATH): calls each(dir) for every non-empty element. */
+static void each_element(struct finder *f, const char *list, void (*each)(struct finder *, const char *))
+{
+	char dir[PATH_LEN];
+
+	while (list && *list && !f->err) {
+		size_t len = strcspn(list, ":;");
+
+		if (len > 0 && len < sizeof(dir)) {
+			fit(dir, sizeof(dir), "%.*s", (int)len, list);
+			each(f, dir);
+		}
+		list += len + (list[len] != '\0');
+	}
+}
+
+static void ld_library_path_dir(struct finder *f, const char *dir)
+{
+	scan_dir(f, dir, "LD_LIBRARY_PATH", false);
+}
+
+/* torch/lib (PyTorch's own copy, older wheels) and nvidia/nccl/lib (the nvidia-nccl-cuXX wheel torch >= 2.x
+ * loads) of one site-packages directory. */
+static void scan_site(struct finder *f, const char *site, const char *where)
+{
+	char dir[PATH_LEN];
+	size_t before = f->out->count;
+
+	if (fit(dir, sizeof(dir), "%s/torch/lib", site))
+		scan_dir(f, dir, where, false);
+	if (!fit(dir, sizeof(dir), "%s/nvidia/nccl/lib", site))
+		return;
+	scan_dir(f, dir, where, false);
+	for (size_t i = before; i < f->out->count; i++)
+		if (strncmp(f->out->items[i].places[0].path, dir, strlen(dir)) == 0)
+			nccl_lib_wheel(f->root, site, &f->out->items[i], f->notes);
+}
+
+/* libdir/python3*\/leaf: the site directories of every Python version under a prefix. */
+static void python_sites(struct finder *f, const char *libdir, const char *leaf, const char *where)
+{
+	char **names = NULL, site[PATH_LEN];
+	size_t count = 0;
+
+	if (f->dirs > DIRS_MAX || dir_names(f->root, libdir, "", DIR_ENTRIES_MAX, &names, &count) == -ENOMEM)
+		return;
+	for (size_t i = 0; i < count && !f->err; i++)
+		if (strncmp(names[i], "python3", 7) == 0 &&
+		    fit(site, sizeof(site), "%s/%s/%s", libdir, names[i], leaf) &&
+		    rootfs_exists(f->root, "%s", site))
+			scan_site(f, site, where);
+	names_free(names, count);
+}
+
+static void python_prefix(struct finder *f, const char *prefix, const char *where)
+{
+	char libdir[PATH_LEN];
+
+	if (fit(libdir, sizeof(libdir), "%s/lib", prefix))
+		python_sites(f, libdir, "site-packages", where);
+}
+
+static void conda_prefix(struct finder *f, const char *prefix, const char *where)
+{
+	char dir[PATH_LEN];
+
+	if (!fit(dir, sizeof(dir), "%s/lib", prefix) || !rootfs_exists(f->root, "%s", dir))
+		return;
+	scan_dir(f, dir, where, false);
+	python_prefix(f, prefix, where);
+}
+
+/* A conda installation: its base environment and each envs/NAME. */
+static void conda_base(struct finder *f, const char *base)
+{
+	char **names = NULL, prefix[PATH_LEN], where[PATH_LEN];
+	size_t count = 0;
+
+	if (!rootfs_exists(f->root, "%s/conda-meta", base) && !rootfs_exists(f->root, "%s/envs", base))
+		return;
+	fit(where, sizeof(where), "conda base (%s)", base);
+	conda_prefix(f, base, where);
+	if (!fit(prefix, sizeof(prefix), "%s/envs", base) ||
+	    dir_names(f->root, prefix, "", DIR_ENTRIES_MAX, &names, &count) == -ENOMEM)
+		return;
+	for (size_t i = 0; i < count && !f->err && f->dirs <= DIRS_MAX; i++) {
+		fit(prefix, sizeof(prefix), "%s/envs/%s", base, names[i]);
+		fit(where, sizeof(where), "conda env %s (%s)", names[i], prefix);
+		conda_prefix(f, prefix, where);
+	}
+	names_free(names, count);
+}
+
+/* The interpreters on PATH: DIR/python3 with DIR = PREFIX/bin. */
+static void path_dir(struct finder *f, const char *dir)
+{
+	size_t len = strlen(dir);
+	char prefix[PATH_LEN], where[PATH_LEN];
+
+	if (len < 5 || strcmp(dir + len - 4, "/bin") != 0 || !rootfs_exists(f->root, "%s/python3", dir))
+		return;
+	fit(prefix, sizeof(prefix), "%.*s", (int)(len - 4), dir);
+	fit(where, sizeof(where), "%s %s", rootfs_exists(f->root, "%s/pyvenv.cfg", prefix) ? "venv" : "python",
+		 prefix);
+	python_prefix(f, prefix, where);
+}
+
+static void search_cuda(struct finder *f)
+{
+	char **names = NULL, dir[PATH_LEN], where[PATH_LEN];
+	size_t count = 0;
+
+	if (dir_names(f->root, "/usr/local", "", DIR_ENTRIES_MAX, &names, &count) == -ENOMEM)
+		return;
+	for (size_t i = 0; i < count && !f->err; i++)
+		if (strcmp(names[i], "cuda") == 0 || strncmp(names[i], "cuda-", 5) == 0) {
+			fit(dir, sizeof(dir), "/usr/local/%s/lib64", names[i]);
+			fit(where, sizeof(where), "CUDA /usr/local/%s", names[i]);
+			scan_dir(f, dir, where, false);
+		}
+	names_free(names, count);
+}
+
+static void search_conda(struct finder *f, const char *home)
+{
+	static const char *const in_home[] = { "miniconda3", "anaconda3", "miniforge3" };
+	const char *prefix = env_get(f->envp, "CONDA_PREFIX");
+	char base[PATH_LEN], where[PATH_LEN];
+
+	if (prefix && *prefix) {
+		const char *envs = strstr(prefix, "/envs/");
+
+		/* An activated env is searched as such even when its base is not one of the usual places. */
+		if (envs && !strchr(envs + 6, '/'))
+			fit(where, sizeof(where), "conda env %s (%s)", envs + 6, prefix);
+		else
+			fit(where, sizeof(where), "conda base (%s)", prefix);
+		conda_prefix(f, prefix, where);
+	}
+	for (size_t i = 0; home && i < sizeof(in_home) / sizeof(in_home[0]); i++)
+		if (fit(base, sizeof(base), "%s/%s", home, in_home[i]))
+			conda_base(f, base);
+	conda_base(f, "/opt/conda");
+}
+
+static void search_python(struct finder *f, const char *home)
+{
+	const char *venv = env_get(f->envp, "VIRTUAL_ENV");
+	char where[PATH_LEN], libdir[PATH_LEN];
+
+	if (venv && *venv) {
+		fit(where, sizeof(where), "venv %s", venv);
+		python_prefix(f, venv, where);
+	}
+	each_element(f, env_get(f->envp, "PATH"), path_dir);
+	python_sites(f, "/usr/lib", "dist-packages", "system python (/usr/lib)");
+	python_sites(f, "/usr/local/lib", "dist-packages", "python /usr/local");
+	if (home && fit(libdir, sizeof(libdir), "%s/.local/lib", home)) {
+		fit(where, sizeof(where), "user site (%s/.local)", home);
+		python_sites(f, libdir, "site-packages", where);
+	}
+}
+
+/* NCCL dlopens libnccl-net.so (or libnccl-net-NAME.so for NCCL_NET_PLUGIN=NAME) through the linker's search:
+ * plugins sit beside the NCCL they serve or in the linker's paths. */
+static void search_plugins(struct finder *f)
+{
+	size_t cores = f->out->count;
+	const char *named = env_get(f->envp, "NCCL_NET_PLUGIN");
+	char dir[PATH_LEN];
+
+	if (named) {
+		f->out->net_plugin_set = true;
+		snprintf(f->out->net_plugin, sizeof(f->out->net_plugin), "%s", named);
+		if (strchr(named, '/'))
+			add_file(f, named, "NCCL_NET_PLUGIN", true);
+	}
+	for (size_t i = 0; i < cores && !f->err; i++) {
+		struct nccl_lib lib = f->out->items[i];   /* a copy: scanning may move the array */
+
+		if (lib.kind != NCCL_LIB_CORE)
+			continue;
+		for (size_t j = 0; j < lib.place_count; j++) {
+			fit(dir, sizeof(dir), "%.*s", (int)(base_name(lib.places[j].path) - lib.places[j].path - 1),
+				 lib.places[j].path);
+			scan_dir(f, dir[0] ? dir : "/", lib.places[j].where, true);
+		}
+	}
+}
+
+int nccl_libs_find(const struct rootfs *root, char *const *envp, struct nccl_libs *out, struct notes *notes)
+{
+	struct finder f = { .root = root, .envp = envp, .out = out, .notes = notes };
+	const char *home = env_get(envp, "HOME");
+
+	memset(out, 0, sizeof(*out));
+	if (home && !*home)
+		home = NULL;
+	search_ld_cache(&f);
+	each_element(&f, env_get(envp, "LD_LIBRARY_PATH"), ld_library_path_dir);
+	search_cuda(&f);
+	search_conda(&f, home);
+	search_python(&f, home);
+	search_plugins(&f);
+	if (!f.err)
+		nccl_libs_dpkg(root, out, notes);
+	if (f.err) {
+		nccl_libs_free(out);
+		return f.err;
+	}
+	return 0;
+}
