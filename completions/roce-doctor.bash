@@ -1,5 +1,5 @@
 # bash completion for roce-doctor
-_roce_doctor_commands="devices gid check nccl-env snapshot compare serve bw lat"
+_roce_doctor_commands="devices gid check nccl-env nccl snapshot compare serve bw lat"
 
 # Devices, DEV/PORT, and the netdevs under them: every spelling a device argument takes.
 _roce_doctor_devices()
@@ -53,7 +53,7 @@ _roce_doctor()
 		--only) _roce_doctor_check_ids "${COMP_WORDS[0]}" only "$cur"; return ;;
 		--skip) _roce_doctor_check_ids "${COMP_WORDS[0]}" skip "$cur"; return ;;
 		--peer|--bind|-p|--port|-s|--size|-n|--iters|-D|--duration|-q|--qps|-t|--tx-depth|\
-		-I|--inline|-x|--gid-index|--timeout|--max-mem|--max-qps|--max-seconds|--master-port) return ;;
+		-I|--inline|-x|--gid-index|--timeout|--max-mem|--max-qps|--max-seconds|--master-port|--nccl-version) return ;;
 	esac
 	case $cmd in
 		"") COMPREPLY=($(compgen -W "$_roce_doctor_commands help --json --root --from --verbose --help --version -h" -- "$cur")) ;;
@@ -62,6 +62,7 @@ _roce_doctor()
 		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --netdev --from --json --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
 		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --color --from --peer --master-port --no-bw --timeout --peer-fixture --verbose --json --help" -- "$cur")) ;;
 		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --from --peer --master-port --peer-fixture --json --verbose --help" -- "$cur")) ;;
+		nccl) COMPREPLY=($(compgen -W "--nccl-version --from --json --verbose --help" -- "$cur")) ;;
 		snapshot) COMPREPLY=($(compgen -W "--json-lines --json --verbose --help" -- "$cur")) ;;
 		compare) COMPREPLY=($(compgen -W "--family --json --verbose --help - $(compgen -f -- "$cur")" -- "$cur")) ;;
 		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --json --verbose --help" -- "$cur")) ;;
