@@ -211,6 +211,11 @@ static void print_text(FILE *out, const json_t *doc)
 			"(NCCL_NET_PLUGIN %s%s; NCCL_DEBUG=INFO logs \"NET/Plugin\" with the one it loaded)\n",
 			json_is_string(json_object_get(doc, "net_plugin")) ? "=" : "unset: NCCL loads libnccl-net.so when "
 			"the linker finds it", json_is_string(json_object_get(doc, "net_plugin")) ? str(doc, "net_plugin") : "");
+	if (json_array_size(json_object_get(doc, "predictions")) == 0) {
+		fprintf(out, "no NCCL library found (searched the linker's cache, LD_LIBRARY_PATH, /usr/local/cuda*, "
+			"conda and Python environments); --nccl-version X.Y predicts for a version\n");
+		return;
+	}
 	settings = json_object_get(doc, "settings");
 	fprintf(out, "\nGID index each NCCL will use (");
 	i = 0;

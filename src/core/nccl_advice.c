@@ -86,7 +86,8 @@ static const char *lib_where(const struct nccl_version_advice *va)
 static void advise(const struct nccl_gid_env *env, struct nccl_version_advice *va)
 {
 	struct nccl_version v;
-	bool chooses = nccl_version_parse(va->version, &v) != 0 || nccl_version_chooses_gid(&v);
+	bool known = nccl_version_parse(va->version, &v) == 0;
+	bool chooses = !known || nccl_version_chooses_gid(&v);
 	bool pinned = env->gid_index && *env->gid_index;
 	char name[NCCL_LIB_PATH_MAX + 64];
 	int common = common_suggestion(va);
@@ -109,8 +110,9 @@ static void advise(const struct nccl_gid_env *env, struct nccl_version_advice *v
 			snprintf(va->advice, sizeof(va->advice), "NCCL %s uses %s: right", name, list);
 		return;
 	}
-	if (chooses && pinned) {
-		/* Would NCCL's own choice be right everywhere? Then the pin is the problem. */
+	if (known && chooses && pinned) {
+		/* Would NCCL's own choice be right everywhere? Then the pin is the problem (an NCCL of unknown
+		 * version might be older than 2.21 and use 0: for it the pin stays). */
 		struct nccl_gid_env unpinned = *env;
 		bool own_ok = true;
 
@@ -118,8 +120,7 @@ static void advise(const struct nccl_gid_env *env, struct nccl_version_advice *v
 		for (size_t i = 0; i < va->port_count; i++) {
 			struct nccl_gid_prediction p;
 
-			nccl_gid_predict(nccl_version_parse(va->version, &v) == 0 ? &v : NULL, va->ports[i].port,
-					 &unpinned, &p);
+			nccl_gid_predict(&v, va->ports[i].port, &unpinned, &p);
 			own_ok &= p.verdict == NCCL_GID_GOOD;
 		}
 		if (own_ok) {

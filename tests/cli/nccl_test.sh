@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# roce-doctor nccl (issue 13, first half): the NCCL libraries and net plugins on the nccl-libs and nccl-bad
+# fixtures, each NCCL version's predicted GID index, --nccl-version, NCCL_IB_* settings, --from, bad input.
+# usage: nccl_test.sh ROCE_DOCTOR FIXTURES_DIR   (TAP on stdout)
+set -u
+BIN=$1
+FIX=$2
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$out"; }
+lib() { echo "[l for l in d['libraries'] if l['real_path'] == '$1'][0]"; }
+pred() { echo "[p for p in d['predictions'] if p['version'] == '$1'][0]"; }
+SYS=/usr/lib/x86_64-linux-gnu/libnccl.so.2.28.3
+CONDA=/opt/conda/envs/train/lib/libnccl.so.2.18.3
+WHEEL=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2
+
+# A copy of a fixture with its own job environment (NUL-separated NAME=VALUE arguments).
+with_env() {
+	local from=$1 to=$scratch/$2; shift 2
+	rm -rf "$to"; cp -a "$FIX/$from" "$to"; mkdir -p "$to/proc/self"
+	printf '%s\0' "$@" > "$to/proc/self/environ"
+}
+
+# ---- the libraries ----
+expect "nccl lists the three NCCLs, each with its version and CUDA from the file" 1 \
+	"^  2.28.3\+cuda13.0 +$SYS$" -- --root "$FIX/nccl-libs" nccl
+grep -qE "^  2.18.3\+cuda12.1 +$CONDA$" "$out" && grep -qE "^  2.28.9\+cuda13.0 +$WHEEL$" "$out"
+result "the conda env's 2.18.3 and the wheel's 2.28.9 are listed with their real paths" $?
+grep -qF "found as /usr/lib/x86_64-linux-gnu/libnccl.so.2 (the linker's cache (/etc/ld.so.cache))" "$out" &&
+	grep -qF "found as $WHEEL (venv /opt/torch/.venv)" "$out" &&
+	grep -qF "(conda env train (/opt/conda/envs/train))" "$out"
+result "each library says where it was found: ld.so.cache, the venv on PATH, the conda env" $?
+grep -qF "package: dpkg libnccl2 2.28.3-1+cuda13.0" "$out" && grep -qF "package: pip nvidia-nccl-cu13 2.28.9" "$out"
+result "packaging: dpkg's owner and version of the system NCCL, the wheel's METADATA" $?
+grep -qE "^  net plugin +/opt/conda/envs/train/lib/libnccl-net.so$" "$out" &&
+	grep -qF "a net plugin may replace NCCL's IB transport" "$out"
+result "the net plugin beside the conda NCCL is listed with what it means" $?
+[ "$(grep -c "found as" "$out")" -eq 7 ]
+result "symlinks are one library: 7 names for 4 files (deduplicated by real path)" $?
+
+expect "nccl --json: roce-doctor/nccl/v1" 1 '"schema"' -- --root "$FIX/nccl-libs" --json nccl
+json_ok roce-doctor/nccl/v1
+result "nccl --json parses" $?
+py "len(d['libraries']) == 4 and [l['kind'] for l in d['libraries']].count('net_plugin') == 1"
+result "json: four libraries, one of them a net plugin" $?
+py "$(lib $SYS)['elf_version'] == '2.28.3' and $(lib $SYS)['name_version'] == '2.28.3' and $(lib $SYS)['cuda'] == '13.0' and $(lib $SYS)['package'] == {'manager': 'dpkg', 'name': 'libnccl2', 'version': '2.28.3-1+cuda13.0'}"
+result "json: the system NCCL's version from its .rodata, its file name and dpkg" $?
+py "$(lib $WHEEL)['version'] == '2.28.9' and $(lib $WHEEL)['name_version'] is None and $(lib $WHEEL)['package']['name'] == 'nvidia-nccl-cu13'"
+result "json: the wheel's libnccl.so.2 has no version in its name; the banner and METADATA say 2.28.9" $?
+py "d['net_plugin'] is None and d['nccl_version'] is None and d['settings']['NCCL_IB_GID_INDEX'] is None"
+result "json: NCCL_NET_PLUGIN and NCCL_IB_GID_INDEX unset are null" $?
+
+# ---- the GID each version will use ----
+expect "NCCL 2.18.3 uses index 0, link-local, and is told to pin 5" 1 \
+	"^  mlx5_0/1 \(ens19f0np0\): 0 - NCCL before 2.21 does not choose: index 0 unless NCCL_IB_GID_INDEX is set; 0 is fe80::5aa2:e1ff:feb0:3772 RoCE v1, link-local" \
+	-- --root "$FIX/nccl-libs" nccl
+grep -qF "NCCL 2.18.3 in conda env train (/opt/conda/envs/train) uses 0 on every HCA, not routable RoCE v2 everywhere: set NCCL_IB_GID_INDEX=5" "$out" &&
+	grep -qxF "  fix: export NCCL_IB_GID_INDEX=5" "$out"
+result "2.18.3's advice names where it is and the exact export" $?
+grep -qF "leave NCCL_IB_GID_INDEX unset: NCCL 2.28.9 in venv /opt/torch/.venv picks 5 on every HCA" "$out" &&
+	grep -qF "mlx5_1/1 (ens19f1np1): 5 - NCCL chooses index 5 (AF_INET, RoCE v2): ::ffff:192.168.88.11 RoCE v2" "$out"
+result "2.28.9 chooses 5 itself: leave the index unset" $?
+grep -qE "^warn  nccl.versions_differ  NCCL 2.28.3 .* uses 5 on every HCA; NCCL 2.18.3 .* uses 0 on every HCA" "$out" &&
+	grep -qF "  fix: export NCCL_IB_GID_INDEX=5   # the same for every NCCL on the node" "$out"
+result "two NCCLs that would differ: nccl.versions_differ with the index for both" $?
+run --root "$FIX/nccl-libs" --json nccl
+py "$(pred 2.18.3)['ports'][0]['verdict'] == 'link-local' and $(pred 2.18.3)['chooses_gid'] is False and $(pred 2.28.9)['ports'][1]['index'] == 5 and $(pred 2.28.9)['ports'][1]['chosen_by_nccl'] and d['findings'][0]['id'] == 'nccl.versions_differ'"
+result "json: predictions per version, verdicts and the finding" $?
+
+expect "--nccl-version 2.18 overrides what was found: index 0, exit 1" 1 "^NCCL 2.18 \(--nccl-version\): FAIL" \
+	-- --root "$FIX/nccl-libs" nccl --nccl-version 2.18
+[ "$(grep -c '^NCCL [0-9]' "$out")" -eq 1 ] && ! grep -q versions_differ "$out"
+result "--nccl-version predicts that version only" $?
+expect "--nccl-version 2.23 on a host without NCCL: picks 5 itself, exit 0" 0 \
+	"leave NCCL_IB_GID_INDEX unset: NCCL 2.23 in --nccl-version picks 5 on every HCA" -- --root "$FIX/cx6lx-2port" nccl --nccl-version 2.23
+expect "2.20.3 is before the automatic choice, 2.21.5 is the first with it" 0 "NCCL chooses index 5" \
+	-- --root "$FIX/cx6lx-2port" nccl --nccl-version 2.21.5
+expect "2.20.3 still uses index 0" 1 ": 0 - NCCL before 2.21 does not choose" -- --root "$FIX/cx6lx-2port" nccl --nccl-version 2.20.3
+expect "no NCCL on the node: exit 2, says what was searched" 2 "^no NCCL library found" -- --root "$FIX/cx6lx-2port" nccl
+
+# ---- NCCL's settings change the prediction ----
+with_env nccl-libs pinned5 HOME=/root PATH=/opt/torch/.venv/bin NCCL_IB_GID_INDEX=5
+expect "NCCL_IB_GID_INDEX=5: every NCCL uses 5, nothing differs, exit 0" 0 \
+	"NCCL_IB_GID_INDEX=5 from /proc/self/environ" -- --root "$scratch/pinned5" nccl
+! grep -q "versions_differ\|FAIL" "$out" && grep -qF "NCCL 2.18.3 in conda env train (/opt/conda/envs/train) uses 5 on every HCA: right" "$out"
+result "the pinned index is right for the old NCCL too" $?
+with_env nccl-libs pinned3 HOME=/root PATH=/opt/torch/.venv/bin NCCL_IB_GID_INDEX=3
+expect "NCCL_IB_GID_INDEX=3 (link-local): 2.28 is told to unset it, 2.18 to pin 5" 1 \
+	"uses 3 on every HCA because NCCL_IB_GID_INDEX=3 pins it; unset, it picks a routable RoCE v2 GID on every HCA itself" \
+	-- --root "$scratch/pinned3" nccl
+grep -qxF "  fix: unset NCCL_IB_GID_INDEX" "$out" && grep -qxF "  fix: export NCCL_IB_GID_INDEX=5" "$out"
+result "version-correct fixes: unset for 2.28, export 5 for 2.18" $?
+with_env cx6lx-2port v1 NCCL_IB_ROCE_VERSION_NUM=1
+expect "NCCL_IB_ROCE_VERSION_NUM=1: 2.21+ picks the RoCE v1 entry 4 (and it is not routable)" 1 \
+	"mlx5_0/1 \(ens19f0np0\): 4 - NCCL chooses index 4 \(AF_INET, RoCE v1\)" -- --root "$scratch/v1" nccl --nccl-version 2.28
+with_env cx6lx-2port range NCCL_IB_ADDR_RANGE=10.0.0.0/8
+expect "NCCL_IB_ADDR_RANGE that holds no GID: NCCL stays on 0" 1 \
+	"mlx5_0/1 \(ens19f0np0\): 0 - NCCL chooses index 0 \(AF_INET in 10.0.0.0/8, RoCE v2\)" -- --root "$scratch/range" nccl --nccl-version 2.28
+with_env cx6lx-2port range2 NCCL_IB_ADDR_RANGE=192.168.88.0/24
+expect "NCCL_IB_ADDR_RANGE that holds the address: 5" 0 ": 5 - NCCL chooses index 5 \(AF_INET in 192.168.88.0/24" \
+	-- --root "$scratch/range2" nccl --nccl-version 2.28
+with_env ipv6-only v6 NCCL_IB_ADDR_FAMILY=AF_INET6
+expect "NCCL_IB_ADDR_FAMILY=AF_INET6 on an IPv6-only port: 3, the global v2 entry" 0 \
+	"mlx5_0/1 \(ens1np0\): 3 - NCCL chooses index 3 \(AF_INET6, RoCE v2\): 2001:db8:42::10 RoCE v2" -- --root "$scratch/v6" nccl --nccl-version 2.23
+expect "the same port for AF_INET (the default): no IPv4 GID, NCCL ends on a link-local one" 1 \
+	"\(AF_INET, RoCE v2\): fe80::" -- --root "$FIX/ipv6-only" nccl --nccl-version 2.23
+
+# ---- damaged files: a warning naming each, never a wrong version ----
+run --root "$FIX/nccl-bad" nccl
+grep -qF "warning: /etc/ld.so.cache: not a glibc ld.so cache, or truncated" "$err" &&
+	grep -qF "warning: /opt/bad/lib/libnccl.so.2: not an ELF file" "$err" &&
+	grep -qF "warning: /opt/bad/lib/libnccl.so.2.19.3: truncated or damaged ELF headers" "$err" &&
+	grep -qF "warning: /opt/bad/lib/libnccl.so.2.20.3: no \"NCCL version X.Y.Z\" string in its .rodata" "$err" &&
+	grep -qF "warning: /opt/loop/libnccl.so: a symlink loop" "$err"
+result "nccl-bad: each damaged file and the loop is a warning naming it" $?
+[ "$rc" -eq 1 ] && grep -qE "^  2.19.3 +/opt/bad/lib/libnccl.so.2.19.3$" "$out" && grep -qE "^  - +/opt/bad/lib/libnccl.so.2$" "$out"
+result "nccl-bad: a truncated library keeps the version of its name, a text file none" $?
+grep -qF "NCCL of unknown version in LD_LIBRARY_PATH uses 3 on every HCA, not routable RoCE v2 everywhere: set NCCL_IB_GID_INDEX=5" "$out"
+result "an NCCL of unknown version (maybe before 2.21) is told to pin, not to unset" $?
+
+# thousands of site-packages: bounded, with a warning, and what was found before still listed
+cp -a "$FIX/nccl-libs" "$scratch/many"
+mkdir -p "$scratch/many/opt/torch/.venv/lib/python3."{101..2200}/site-packages
+run --root "$scratch/many" nccl
+[ "$rc" -eq 1 ] && grep -qF "more than 4096 directories searched for NCCL" "$err" && grep -qE "^  2.28.3\+cuda13.0 +$SYS$" "$out"
+result "2100 python3.N/site-packages: the search stops at 4096 directories with one warning" $?
+[ "$(grep -c "more than 4096" "$err")" -eq 1 ]
+result "the directory cap warns once" $?
+
+# ---- --from answers as --root ----
+"$BIN" --root "$FIX/nccl-libs" snapshot > "$scratch/libs.json" 2>/dev/null
+for args in "nccl" "--json nccl" "nccl --nccl-version 2.19"; do
+	# shellcheck disable=SC2086
+	run --root "$FIX/nccl-libs" $args; want=$(cat "$out"); want_rc=$rc
+	# shellcheck disable=SC2086
+	run --from "$scratch/libs.json" $args
+	[ "$rc" -eq "$want_rc" ] && [ "$(cat "$out")" = "$want" ]
+	result "--from a snapshot gives what --root gave: $args" $?
+done
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["system"]["nccl_libs"]=None; json.dump(d, open(sys.argv[2], "w"))' \
+	"$scratch/libs.json" "$scratch/old.json"
+bad "--from a snapshot without nccl_libs: exit 3, one line" 3 "^roce-doctor: snapshot .*old.json was taken without the NCCL libraries" \
+	-- --from "$scratch/old.json" nccl
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["system"]["nccl_libs"]["libraries"][0]["real_path"]="lib.so"; json.dump(d, open(sys.argv[2], "w"))' \
+	"$scratch/libs.json" "$scratch/rel.json"
+bad "--from: a relative real_path is refused by its JSON path" 3 "system.nccl_libs.libraries\[0\].real_path: expected an absolute path" \
+	-- --from "$scratch/rel.json" nccl
+
+# ---- bad input ----
+bad "--nccl-version 2 is a usage error" 64 "bad --nccl-version '2': expected X.Y or X.Y.Z" -- --root "$FIX/nccl-libs" nccl --nccl-version 2
+bad "--nccl-version 2.x is a usage error" 64 "bad --nccl-version '2.x'" -- nccl --nccl-version 2.x
+bad "an argument is a usage error" 64 "unexpected argument 'extra'" -- nccl extra
+bad "nccl takes no --family" 64 "family" -- nccl --family ipv4
+tap_end
