@@ -24,7 +24,8 @@ const struct check_id check_catalog[] = {
 	{ "netdev.ipv6", "--family ipv6: a global IPv6 address on the netdev (under --root: a global IPv6 GID)" },
 	{ "netdev.mtu", "the netdev's MTU against 4200 (a 4096-byte RoCE MTU)" },
 	{ "gid.rocev2", "each Ethernet port's GID table: a RoCE v2 GID of --family" },
-	{ "gid.env", "NCCL_IB_GID_INDEX as NCCL will see it, against each Ethernet port's GID table" },
+	{ "gid.env", "NCCL_IB_GID_INDEX as NCCL will see it, against each Ethernet port's GID table; unset, what each "
+	  "NCCL version on the node will pick" },
 	{ "net.same_subnet", "selected netdevs sharing a subnet: arp_ignore/arp_announce, or ip rules per source" },
 	{ "nccl.ib_hca", "NCCL_IB_HCA, matched as NCCL does, against the HCAs here" },
 	{ "nccl.socket_ifname", "NCCL_SOCKET_IFNAME, when set, against the netdevs that are up with an address" },

@@ -47,6 +47,7 @@ struct check_input {
 	const struct gpu_list *gpus;
 	const struct nccl_conf *nccl;
 	char port_range[32];                   /* net.ipv4.ip_local_port_range as "32768-60999"; empty: unknown */
+	const struct nccl_libs *nccl_libs;     /* the NCCL libraries on the node; NULL: not looked for */
 };
 
 /* Every check, in report order. */

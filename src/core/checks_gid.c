@@ -6,6 +6,8 @@
 
 #include "core/checks.h"
 #include "core/gid_suggest.h"
+#include "core/nccl_advice.h"
+#include "probe/nccl_conf.h"
 #include "util/gidaddr.h"
 
 /* The index every usable selected port agrees on, or -1. */
@@ -81,6 +83,52 @@ static const char *pinned_entry_problem(const struct check_input *in, const stru
 	return NULL;
 }
 
+static const char *setting(const struct check_input *in, const char *name)
+{
+	const struct nccl_setting *s = in->nccl ? nccl_conf_get(in->nccl, name) : NULL;
+
+	return s ? s->value : NULL;
+}
+
+/* NCCL_IB_GID_INDEX unset, and the node's NCCLs known: what each will do (roce-doctor nccl's prediction). An
+ * NCCL before 2.21 uses 0 (fail when it is the only NCCL, warn when a job may load another); from 2.21 NCCL
+ * picks per HCA, and leaving the index unset is the advice. false: no NCCL found, the generic info stands. */
+static bool unset_by_version(const struct check_input *in, struct findings *out)
+{
+	struct nccl_gid_env env = { NULL, setting(in, "NCCL_IB_ADDR_FAMILY"), setting(in, "NCCL_IB_ADDR_RANGE"),
+				    setting(in, "NCCL_IB_ROCE_VERSION_NUM") };
+	struct nccl_advice a;
+	char ok[2048] = "";
+	size_t len = 0;
+	bool any_bad = false;
+
+	if (!in->nccl_libs || nccl_advice_build(in->host, in->nccl_libs, &env, NULL, &a) < 0)
+		return false;
+	if (a.count == 0) {
+		nccl_advice_free(&a);
+		return false;
+	}
+	for (size_t k = 0; k < a.count; k++) {
+		const struct nccl_version_advice *va = &a.versions[k];
+
+		if (!va->ok) {
+			any_bad = true;
+			finding_add(out, "gid.env", a.count == 1 ? SEVERITY_FAIL : SEVERITY_WARN, "NCCL_IB_GID_INDEX",
+				    va->fix[0] ? va->fix : NULL, "NCCL_IB_GID_INDEX is unset: %s", va->advice);
+		} else if (len < sizeof(ok)) {
+			const char *prefix = "leave NCCL_IB_GID_INDEX unset: ";
+			const char *what = strncmp(va->advice, prefix, strlen(prefix)) == 0 ? va->advice + strlen(prefix)
+											   : va->advice;
+
+			len += (size_t)snprintf(ok + len, sizeof(ok) - len, "%s%s", len ? "; " : "", what);
+		}
+	}
+	if (!any_bad)
+		finding_add(out, "gid.env", SEVERITY_OK, "NCCL_IB_GID_INDEX", NULL, "NCCL_IB_GID_INDEX is unset, and every NCCL on the node picks a routable RoCE v2 GID itself: %s", ok);
+	nccl_advice_free(&a);
+	return true;
+}
+
 static void check_env_index(const struct check_input *in, struct findings *out)
 {
 	const struct host *h = in->host;
@@ -99,6 +147,8 @@ static void check_env_index(const struct check_input *in, struct findings *out)
 	else
 		snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX   # NCCL >= 2.21 picks a RoCE v2 GID per HCA; the "
 			 "ports disagree on one index");
+	if (!v && unset_by_version(in, out))
+		return;
 	if (!v) {
 		finding_add(out, "gid.env", SEVERITY_INFO, "NCCL_IB_GID_INDEX", suggested >= 0 ? fix : NULL,
 			    "NCCL_IB_GID_INDEX is unset: NCCL >= 2.21 picks per HCA, older NCCL uses index 0 (link-local)");

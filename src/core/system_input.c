@@ -131,6 +131,7 @@ void system_to_check_input(const struct system_state *s, struct nccl_if_list *hc
 	in->gpus = s->gpus_read ? &s->gpus : NULL;
 	in->nccl = s->nccl_read ? &s->nccl : NULL;
 	in->reg = s->reg_read ? &s->reg : NULL;
+	in->nccl_libs = s->nccl_libs_read ? &s->nccl_libs : NULL;
 	/* as check_probe_read does after reading the NCCL settings */
 	set = s->nccl_read ? nccl_conf_get(&s->nccl, "NCCL_IB_HCA") : NULL;
 	in->selection = NULL;

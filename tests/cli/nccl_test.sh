@@ -105,6 +105,24 @@ expect "NCCL_IB_ADDR_FAMILY=AF_INET6 on an IPv6-only port: 3, the global v2 entr
 expect "the same port for AF_INET (the default): no IPv4 GID, NCCL ends on a link-local one" 1 \
 	"\(AF_INET, RoCE v2\): fe80::" -- --root "$FIX/ipv6-only" nccl --nccl-version 2.23
 
+# ---- check's gid.env knows the NCCLs on the node ----
+expect "check: NCCL_IB_GID_INDEX unset with an NCCL 2.18 on the node is a warning naming it, with the export" 1 \
+	"WARN +gid.env +NCCL_IB_GID_INDEX is unset: NCCL 2.18.3 in conda env train \(/opt/conda/envs/train\) uses 0 on every HCA" \
+	-- --root "$FIX/nccl-libs" check --only gid.env
+grep -qxF "        fix: export NCCL_IB_GID_INDEX=5" "$out"
+result "check gid.env's fix for the old NCCL is the export" $?
+mkdir -p "$scratch/only-new" && cp -a "$FIX/nccl-libs/." "$scratch/only-new" && rm -r "$scratch/only-new/opt/conda"
+expect "check: every NCCL on the node is 2.21 or later: gid.env ok, leave it unset" 0 \
+	"OK +gid.env +NCCL_IB_GID_INDEX is unset, and every NCCL on the node picks a routable RoCE v2 GID itself: NCCL 2.28.3 in the linker's cache .* picks 5 on every HCA; NCCL 2.28.9" \
+	-- --root "$scratch/only-new" check --only gid.env -v
+rm "$scratch/only-new/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2" \
+	"$scratch/only-new/usr/lib/x86_64-linux-gnu/libnccl.so.2.28.3"
+cp "$FIX/nccl-libs/opt/conda/envs/train/lib/libnccl.so.2.18.3" "$scratch/only-new/usr/lib/x86_64-linux-gnu/libnccl.so.2.28.3"
+expect "check: the only NCCL is 2.18 (whatever its name says): gid.env fails" 2 \
+	"FAIL +gid.env +NCCL_IB_GID_INDEX is unset: NCCL 2.18.3 in the linker's cache" -- --root "$scratch/only-new" check --only gid.env
+expect "check: no NCCL on the node: the generic info stands" 0 "INFO +gid.env +NCCL_IB_GID_INDEX is unset: NCCL >= 2.21 picks per HCA" \
+	-- --root "$FIX/cx6lx-2port" check --only gid.env -v
+
 # ---- damaged files: a warning naming each, never a wrong version ----
 run --root "$FIX/nccl-bad" nccl
 grep -qF "warning: /etc/ld.so.cache: not a glibc ld.so cache, or truncated" "$err" &&
