@@ -227,7 +227,9 @@ int check_probe_system(const char *root_dir, const char *user, const struct host
 		ret = -ENOMEM;
 		snprintf(why, why_size, "out of memory");
 	}
-	if (ret == 0 && wants(wanted, "gid.env") &&
+	/* Always, as the NCCL settings: what it warns about is then the same live, under --root and from a snapshot
+	 * whatever --only selects. */
+	if (ret == 0 &&
 	    find_nccl_libs(root_dir, in.live ? environ : p->envp, out, notes) == -ENOMEM) {
 		ret = -ENOMEM;
 		snprintf(why, why_size, "out of memory");

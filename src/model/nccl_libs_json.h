@@ -12,7 +12,7 @@ struct reader;
 /* null when !read (a source not looked at), else the object. NULL only for memory. */
 json_t *nccl_libs_to_json(const struct nccl_libs *libs, bool read);
 
-/* doc's member "nccl_libs": null (*read false) or the object, validated member by member (while r validates,
+/* doc's member "nccl_libs": null or absent (*read false) or the object, validated member by member (while r validates,
  * nothing is allocated and libs is scratch). 0 or the reader's -errno, its path naming the member. */
 int nccl_libs_read_member(struct reader *r, const json_t *doc, struct nccl_libs *libs, bool *read);
 

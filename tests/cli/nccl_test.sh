@@ -159,6 +159,11 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["system"]["nccl_l
 	"$scratch/libs.json" "$scratch/old.json"
 bad "--from a snapshot without nccl_libs: exit 3, one line" 3 "^roce-doctor: snapshot .*old.json was taken without the NCCL libraries" \
 	-- --from "$scratch/old.json" nccl
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["system"]["nccl_libs"]; json.dump(d, open(sys.argv[2], "w"))' \
+	"$scratch/libs.json" "$scratch/older.json"
+expect "--from an older snapshot with no nccl_libs member still answers devices" 0 "mlx5_0" -- --from "$scratch/older.json" devices
+bad "... and nccl says the snapshot has no NCCL libraries, exit 3" 3 "was taken without the NCCL libraries" \
+	-- --from "$scratch/older.json" nccl
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["system"]["nccl_libs"]["libraries"][0]["real_path"]="lib.so"; json.dump(d, open(sys.argv[2], "w"))' \
 	"$scratch/libs.json" "$scratch/rel.json"
 bad "--from: a relative real_path is refused by its JSON path" 3 "system.nccl_libs.libraries\[0\].real_path: expected an absolute path" \
