@@ -44,7 +44,8 @@ for cmd in "snapshot" "--root $FIX/softroce snapshot --json-lines" "--from $snap
 	"--from $snap --json nccl-env" "--from $snap check" "--from $cut gid" "--from $FIX devices" \
 	"compare $snap $snap" "--json compare -v $snap $snap $snap" "compare $snap $cut" "compare $FIX" \
 	"--from $snap check --peer x --peer-fixture $peer -v" "--root $FIX/cx6lx-2port --json check --peer x --peer-fixture $peer" \
-	"--from $snap nccl-env --peer x --peer-fixture $peer" "--from $snap check --peer x --peer-fixture $FIX"; do
+	"--from $snap nccl-env --peer x --peer-fixture $peer" "--from $snap check --peer x --peer-fixture $FIX" \
+	"nccl" "--root $FIX/nccl-libs nccl" "--root $FIX/nccl-bad --json nccl" "--from $snap nccl --nccl-version 2.18"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 "${supp[@]}" \
