@@ -98,6 +98,8 @@ static void advise(const struct nccl_gid_env *env, struct nccl_version_advice *v
 	for (size_t i = 0; i < va->port_count; i++)
 		va->ok &= va->ports[i].gid.verdict == NCCL_GID_GOOD;
 	if (va->port_count == 0) {
+		/* A GPU node without RDMA (NCCL runs over sockets): nothing is wrong with a GID that is not used. */
+		va->ok = true;
 		snprintf(va->advice, sizeof(va->advice), "no RoCE port: NCCL %s has no GID to choose", name);
 		return;
 	}

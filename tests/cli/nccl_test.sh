@@ -76,6 +76,8 @@ expect "--nccl-version 2.23 on a host without NCCL: picks 5 itself, exit 0" 0 \
 expect "2.20.3 is before the automatic choice, 2.21.5 is the first with it" 0 "NCCL chooses index 5" \
 	-- --root "$FIX/cx6lx-2port" nccl --nccl-version 2.21.5
 expect "2.20.3 still uses index 0" 1 ": 0 - NCCL before 2.21 does not choose" -- --root "$FIX/cx6lx-2port" nccl --nccl-version 2.20.3
+expect "a node without RDMA (NCCL over sockets): no GID to choose, exit 0" 0 \
+	"no RoCE port: NCCL 2.18 in --nccl-version has no GID to choose" -- --root "$FIX/no-rdma" nccl --nccl-version 2.18
 expect "no NCCL on the node: exit 2, says what was searched" 2 "^no NCCL library found" -- --root "$FIX/cx6lx-2port" nccl
 
 # ---- NCCL's settings change the prediction ----
