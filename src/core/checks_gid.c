@@ -7,7 +7,6 @@
 #include "core/checks.h"
 #include "core/gid_suggest.h"
 #include "core/nccl_advice.h"
-#include "probe/nccl_conf.h"
 #include "util/gidaddr.h"
 
 /* The index every usable selected port agrees on, or -1. */
