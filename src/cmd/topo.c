@@ -108,16 +108,21 @@ static json_t *function_json(const struct pci_topology *t, size_t i)
 
 static json_t *gpu_json(const struct pci_topology *t, size_t g, size_t index)
 {
-	json_t *o = function_json(t, g), *rel = json_object(), *near = json_array(), *acs = json_array(),
+	json_t *o = function_json(t, g), *rel = json_array(), *near = json_array(), *acs = json_array(),
 	       *unknown = json_array();
 	size_t idx[PCI_FUNCTIONS_MAX], n;
 	enum topo_relation best;
 
 	json_object_set_new(o, "gpu", json_sprintf("GPU%zu", index));
 	for (size_t i = 0; i < t->count; i++)
-		if (t->functions[i].role == PCI_ROLE_NIC)
-			json_object_set_new(rel, t->functions[i].rdma_device,
+		if (t->functions[i].role == PCI_ROLE_NIC) {
+			json_t *r = json_object();
+
+			json_object_set_new(r, "device", json_string(t->functions[i].rdma_device));
+			json_object_set_new(r, "relation",
 					    json_string(topo_relation_name(topo_relation(&t->functions[g], &t->functions[i]))));
+			json_array_append_new(rel, r);
+		}
 	json_object_set_new(o, "relations", rel);
 	n = topo_nearest(t, g, idx, PCI_FUNCTIONS_MAX, &best);
 	for (size_t i = 0; i < n; i++) {

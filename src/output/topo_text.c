@@ -70,8 +70,9 @@ static void print_matrix(FILE *out, const json_t *gpus, const json_t *nics)
 		size_t k;
 
 		json_object_set(row, "gpu", json_object_get(g, "gpu"));
+		/* relations lists the NICs in the document's order, the columns' */
 		json_array_foreach(nics, k, n)
-			json_object_set(row, keys[k], json_object_get(rel, str(n, "device")));
+			json_object_set(row, keys[k], json_object_get(json_array_get(rel, k), "relation"));
 		json_object_set(row, "numa_node", json_object_get(g, "numa_node"));
 		json_object_set(row, "cpulist", json_object_get(g, "cpulist"));
 		join(json_object_get(g, "nearest"), text, sizeof(text));

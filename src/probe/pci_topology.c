@@ -174,7 +174,7 @@ static void read_acs(const struct rootfs *root, const char *dir, struct pci_brid
 	else if (len < 0)
 		notes_add(notes, "cannot read %s: %s; ACS on bridge %s unknown", shown, strerror(-len), b->address);
 	else if (ret == -ENODATA)
-		notes_add(notes, "%s is %d bytes: the extended config space (4096 bytes) is readable only by root; "
+		notes_add(notes, "%s is %d bytes, not 4096: the extended config space is readable only by root, or the file is cut; "
 			  "ACS on bridge %s unknown", shown, len, b->address);
 	else
 		notes_add(notes, "%s: malformed extended capability list; ACS on bridge %s unknown", shown, b->address);
