@@ -20,6 +20,8 @@ void system_free(struct system_state *s)
 	free(s->arp);
 	free(s->ip_rules.items);
 	free(s->gpus.items);
+	free(s->pci.functions);
+	free(s->pci.bridges);
 	free(s->nccl.items);
 	free(s->env);
 	notes_free(&s->warnings);

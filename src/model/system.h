@@ -14,6 +14,7 @@
 #include "model/memlock.h"
 #include "model/modules.h"
 #include "model/nccl.h"
+#include "model/pci.h"
 #include "model/net.h"
 #include "model/user.h"
 #include "model/uverbs.h"
@@ -70,6 +71,8 @@ struct system_state {
 	struct ip_rule_list ip_rules;
 	bool gpus_read;
 	struct gpu_list gpus;
+	bool pci_read;                     /* the GPUs' and NICs' PCIe placement (gpu.rails, gpu.acs, ...) */
+	struct pci_topology pci;
 	bool nccl_read;                    /* always read by check: NCCL_IB_HCA selects the ports */
 	struct nccl_conf nccl;
 	struct env_var *env;               /* the job's environment as check captured it: only kept names */
