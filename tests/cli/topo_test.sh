@@ -71,6 +71,48 @@ run --root "$scratch/dgx" --json topo
 py 'd["gpus"][0]["acs_unknown"] == ["0000:18:00.0"] and len(d["warnings"]) == 2'
 result "cut config --json: acs_unknown and the warnings in the document" $?
 
+# ---- nccl-env on a GPU node: the rails, and the front-end NICs left out with why ----
+expect "dgx-h100 nccl-env: NCCL_IB_HCA holds the eight rails only" 0 \
+	"^export NCCL_IB_HCA='mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1'" -- --root "$D" nccl-env
+grep -qF "left out mlx5_8/1 (enp4s0np0): front-end: no GPU's nearest NIC (the rails are mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7; roce-doctor topo), and slower than them: 200 Gb/s against 400" "$err" &&
+	grep -qF "left out mlx5_9/1 (enp132s0np0): front-end" "$err" && ! grep -q 'differ in speed' "$err"
+result "dgx-h100 nccl-env: mlx5_8 and mlx5_9 left out as slower front-end NICs, no speed warning left" $?
+run --root "$D" nccl-env --format json
+py '[l["device"] for l in d["left_out"]] == ["mlx5_8", "mlx5_9"] and "front-end" in d["left_out"][0]["reason"]'
+result "dgx-h100 nccl-env --format json: left_out names them" $?
+# the same front-end NICs at the rails' speed on the rails' NUMA nodes stay: nothing to gain by leaving them out
+cp -a "$D" "$scratch/fast"
+for nic in mlx5_8 mlx5_9; do
+	echo '400 Gb/sec (4X NDR)' > "$scratch/fast/sys/class/infiniband/$nic/ports/1/rate"
+done
+expect "front-end NICs as fast as the rails on their NUMA nodes stay in NCCL_IB_HCA" 0 \
+	"^export NCCL_IB_HCA='mlx5_0:1,.*,mlx5_8:1,mlx5_9:1'" -- --root "$scratch/fast" nccl-env
+! grep -q 'left out' "$err"; result "  ... and nothing is left out" $?
+expect "gb10-twin nccl-env: both functions of both ports" 0 \
+	"^export NCCL_IB_HCA='roceP2p1s0f0:1,roceP2p1s0f1:1,rocep1s0f0:1,rocep1s0f1:1'" -- --root "$FIX/gb10-twin" nccl-env
+run --root "$D" snapshot
+cp "$out" "$scratch/dgx.json"
+run --root "$D" nccl-env; cp "$out" "$scratch/root.out"; cp "$err" "$scratch/root.err"
+run --from - nccl-env < "$scratch/dgx.json"
+cmp -s "$out" "$scratch/root.out" && cmp -s "$err" "$scratch/root.err"
+result "dgx-h100 nccl-env --from - (stdin) answers as --root: the snapshot records the placement" $?
+
+# ---- check on the GPU hosts ----
+run --root "$D" check
+[ "$rc" -eq 1 ] && grep -qE '^  WARN  gpu\.acs +0000:3b:00\.0: ' "$out" && grep -qE '^  WARN  gpu\.pcie_link +0000:a1:00\.0: mlx5_5' "$out"
+result "dgx-h100 check: gpu.acs and gpu.pcie_link warn, exit 1" $?
+grep -qF 'fix: setpci -s 0000:3b:00.0 ECAP_ACS+0x6.w=0000   # until reboot' "$out"; result "dgx-h100 check: the setpci fix" $?
+printf 'NCCL_IB_HCA=mlx5\0' > "$scratch/environ"
+mkdir -p "$scratch/fast/proc/self" && cp "$scratch/environ" "$scratch/fast/proc/self/environ"
+run --root "$scratch/fast" check --only gpu.rails
+[ "$rc" -eq 1 ] && grep -qE '^  WARN  gpu\.rails +mlx5_8: NCCL_IB_HCA=mlx5 \(/proc/self/environ\) includes mlx5_8' "$out" &&
+	grep -qF "fix: export NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1" "$out"
+result "check gpu.rails: NCCL_IB_HCA=mlx5 includes the front-end NICs, the fix names the rails" $?
+run --root "$FIX/check-seed000" check --only gpu.nic_distance
+[ "$rc" -eq 1 ] && grep -qE '^  WARN  gpu\.nic_distance +0000:b1:00\.0: GPU1 \(NUMA 1\) has no RDMA NIC closer than SYS' "$out" &&
+	grep -qF 'numactl --cpunodebind=0 --membind=0' "$out"
+result "check seed000: GPU1 has no NIC closer than SYS" $?
+
 # ---- bad input ----
 bad "topo takes no argument" 64 "unexpected argument 'mlx5_0'" -- --root "$D" topo mlx5_0
 bad "topo: unknown option" 64 "unrecognized option '--bogus'" -- topo --bogus
