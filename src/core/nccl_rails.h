@@ -5,7 +5,7 @@
 
 #include "core/nccl_env.h"
 #include "model/pci.h"
-#include "probe/host.h"
+#include "model/host.h"
 
 /* view: host without the RDMA devices to leave out (a shallow copy: free only view->devices); lo/count: the
  * ports left out and why. With no GPU, no NIC or no rail, view is host as it is and count 0. 0 or -ENOMEM. */
