@@ -1,5 +1,5 @@
 # bash completion for roce-doctor
-_roce_doctor_commands="devices gid check nccl-env nccl snapshot compare serve bw lat"
+_roce_doctor_commands="devices gid check nccl-env nccl topo snapshot compare serve bw lat"
 
 # Devices, DEV/PORT, and the netdevs under them: every spelling a device argument takes.
 _roce_doctor_devices()
@@ -63,6 +63,7 @@ _roce_doctor()
 		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --color --from --peer --master-port --no-bw --timeout --peer-fixture --verbose --json --help" -- "$cur")) ;;
 		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --from --peer --master-port --peer-fixture --json --verbose --help" -- "$cur")) ;;
 		nccl) COMPREPLY=($(compgen -W "--nccl-version --from --json --verbose --help" -- "$cur")) ;;
+		topo) COMPREPLY=($(compgen -W "--json --verbose --help" -- "$cur")) ;;
 		snapshot) COMPREPLY=($(compgen -W "--json-lines --json --verbose --help" -- "$cur")) ;;
 		compare) COMPREPLY=($(compgen -W "--family --json --verbose --help - $(compgen -f -- "$cur")" -- "$cur")) ;;
 		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --json --verbose --help" -- "$cur")) ;;

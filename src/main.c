@@ -15,6 +15,7 @@ static const struct command commands[] = {
 	{ "check", "Preflight verdict before training: findings with exact fixes", cmd_check },
 	{ "nccl-env", "The NCCL environment that matches this host (sh, env, docker, k8s, json)", cmd_nccl_env },
 	{ "nccl", "The NCCL libraries on the node and the GID index each will use", cmd_nccl },
+	{ "topo", "GPU x NIC PCIe matrix (nvidia-smi topo -m from sysfs), rails, ACS and link width", cmd_topo },
 	{ "snapshot", "One JSON document of the host and its identity, for --from FILE", cmd_snapshot },
 	{ "compare", "The nodes' snapshots side by side: the odd nodes out, with fixes", cmd_compare },
 	{ "serve", "The other end of bw and lat: one test at a time on TCP 18516", cmd_serve },

@@ -19,6 +19,7 @@
 #include "probe/modules.h"
 #include "probe/nccl_conf.h"
 #include "probe/nccl_libs.h"
+#include "probe/pci_topology.h"
 #include "probe/proc_environ.h"
 #include "probe/sysctl_arp.h"
 #include "probe/user_info.h"
@@ -141,6 +142,9 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 		gpu_list_read(&root, &p->gpus, notes);
 		in->gpus = &p->gpus;
 	}
+	if ((wants(wanted, "gpu.rails") || wants(wanted, "gpu.nic_distance") || wants(wanted, "gpu.acs") ||
+	     wants(wanted, "gpu.pcie_link")) && pci_topology_read(&root, &p->pci, notes) == 0)
+		in->pci = &p->pci;
 	/* NCCL settings always: NCCL_IB_HCA selects the ports every check looks at. */
 	if (!root.live)
 		replayed_environ(p, &root);
@@ -191,6 +195,7 @@ void check_probe_free(struct check_probe *p)
 	ip_rule_list_free(&p->rules);
 	free(p->arp);
 	gpu_list_free(&p->gpus);
+	pci_topology_free(&p->pci);
 	nccl_conf_free(&p->nccl);
 	free(p->environ_buf);
 }

@@ -6,7 +6,9 @@
 #include "cmd/nccl_env_peer.h"
 #include "core/nccl_env.h"
 #include "core/pair.h"
+#include "core/nccl_rails.h"
 #include "output/render.h"
+#include "probe/pci_topology.h"
 
 enum { OPT_FORMAT = 0x100, OPT_SOCKET_IF, OPT_PEER, OPT_PEER_FIXTURE, OPT_MASTER_PORT };
 enum env_format { FORMAT_SH, FORMAT_ENV, FORMAT_JSON, FORMAT_DOCKER, FORMAT_K8S };
@@ -187,12 +189,46 @@ static json_t *left_out_json(const struct nccl_env *env)
 	return rows;
 }
 
+/* The host, and its PCIe placement: read under the root, or both as the snapshot recorded them (in one read:
+ * stdin cannot be read twice; a snapshot without the placement gives no rails, as before). */
+static int host_and_pci(const struct app *app, struct host *host, struct pci_topology *t)
+{
+	struct notes ignored = { 0 };   /* topo and check report what reading the tree warns about */
+	struct system_state s = { 0 };
+	struct rootfs root;
+	bool known = false;
+	int code;
+
+	if (app->from_file) {
+		code = app_read_snapshot(app, host, &s, &known);
+		if (code == EXIT_OK && known && s.pci_read) {
+			*t = s.pci;
+			memset(&s.pci, 0, sizeof(s.pci));
+		}
+		if (code == EXIT_OK)
+			system_free(&s);
+		return code;
+	}
+	code = app_probe_host(app, host);
+	if (code == EXIT_OK && rootfs_open(&root, app->root_dir) == 0) {
+		if (pci_topology_read(&root, t, &ignored) < 0)
+			memset(t, 0, sizeof(*t));
+		rootfs_close(&root);
+	}
+	notes_free(&ignored);
+	return code;
+}
+
 int cmd_nccl_env(struct app *app, int argc, char **argv)
 {
 	static void (*const printers[])(FILE *, const json_t *) = { print_sh, print_env, NULL, print_docker, print_k8s };
 	struct nccl_env_args args = { 0 };
+	struct nccl_left_out rails_lo[NCCL_LEFT_OUT_MAX];
+	struct pci_topology pci = { 0 };
 	struct nccl_env env;
-	struct host host;
+	struct host host, view;
+	size_t rails_n = 0;
+	int built;
 	char why[512];
 	json_t *doc, *vars;
 	int code;
@@ -205,11 +241,20 @@ int cmd_nccl_env(struct app *app, int argc, char **argv)
 		return nccl_env_peer_run(app, args.peer, args.peer_fixture,
 					 args.master_port ? args.master_port : PAIR_MASTER_PORT_DEFAULT);
 	}
-	code = app_probe_host(app, &host);
+	code = host_and_pci(app, &host, &pci);
 	if (code != EXIT_OK)
 		return code;
 	app_say_sources(app, &host, NULL);
-	if (nccl_env_build(&host, app->family ? app->family : AF_INET, args.socket_if, &env, why, sizeof(why)) < 0) {
+	/* On a GPU node only the rails and the front-end NICs as good as them (core/nccl_rails.h). */
+	if (nccl_rails_view(&host, &pci, &view, rails_lo, NCCL_LEFT_OUT_MAX, &rails_n) < 0)
+		rails_n = 0, view = host;
+	built = nccl_env_build(&view, app->family ? app->family : AF_INET, args.socket_if, &env, why, sizeof(why));
+	if (built == 0)
+		nccl_rails_finish(&host, rails_lo, rails_n, &env);
+	if (view.devices != host.devices)
+		free(view.devices);
+	pci_topology_free(&pci);
+	if (built < 0) {
 		for (size_t i = 0; i < host.warnings.count; i++)
 			fprintf(stderr, "roce-doctor: warning: %s\n", host.warnings.items[i]);
 		print_left_out(&env);

@@ -5,6 +5,7 @@ void checks_run(const struct check_input *in, struct findings *out)
 {
 	check_rdma_devices(in, out);
 	check_system(in, out);
+	check_gpu_topology(in, out);
 	check_memlock(in, out);
 	check_firewall(in, out);
 	if (in->host->device_count == 0)

@@ -20,6 +20,8 @@ void system_free(struct system_state *s)
 	free(s->arp);
 	free(s->ip_rules.items);
 	free(s->gpus.items);
+	free(s->pci.functions);
+	free(s->pci.bridges);
 	free(s->nccl.items);
 	nccl_libs_free(&s->nccl_libs);
 	free(s->env);

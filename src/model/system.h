@@ -15,6 +15,7 @@
 #include "model/modules.h"
 #include "model/nccl.h"
 #include "model/nccl_libs.h"
+#include "model/pci.h"
 #include "model/net.h"
 #include "model/user.h"
 #include "model/uverbs.h"
@@ -71,6 +72,8 @@ struct system_state {
 	struct ip_rule_list ip_rules;
 	bool gpus_read;
 	struct gpu_list gpus;
+	bool pci_read;                     /* the GPUs' and NICs' PCIe placement (gpu.rails, gpu.acs, ...) */
+	struct pci_topology pci;
 	bool nccl_read;                    /* always read by check: NCCL_IB_HCA selects the ports */
 	struct nccl_conf nccl;
 	bool nccl_libs_read;               /* the NCCL libraries a job could load (roce-doctor nccl) */

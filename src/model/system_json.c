@@ -17,6 +17,7 @@
 #include "model/host.h"
 #include "model/json_io.h"
 #include "model/nccl_libs_json.h"
+#include "model/pci_json.h"
 
 #define ERRNO_MAX 4095               /* the kernel's -errno range */
 #define ADDRESS_TEXT_MAX 64
@@ -467,7 +468,9 @@ json_t *system_to_json(const struct system_state *s)
 			     put(doc, "nftables", nftables_to_json(s)) &&
 			     put(doc, "ip_local_port_range", string_or_null(s->port_range)) &&
 			     put(doc, "arp", arp_to_json(s)) && put(doc, "ip_rules", ip_rules_to_json(s)) &&
-			     put(doc, "gpus", gpus_to_json(s)) && put(doc, "nccl", nccl_to_json(s)) &&
+			     put(doc, "gpus", gpus_to_json(s)) &&
+			     put(doc, "pci", s->pci_read ? pci_topology_to_json(&s->pci) : json_null()) &&
+			     put(doc, "nccl", nccl_to_json(s)) &&
 			     put(doc, "nccl_libs", nccl_libs_to_json(&s->nccl_libs, s->nccl_libs_read)) &&
 			     put(doc, "environment", env_to_json(s)) && put(doc, "register_probe", register_to_json(s)) &&
 			     put(doc, "warnings", warnings_to_json(&s->warnings)));
@@ -1293,6 +1296,21 @@ static int read_gpus(struct reader *r, const json_t *doc, struct system_state *s
 	return ret;
 }
 
+/* Absent in the snapshots of a roce-doctor before it: read as null (not read), so they still answer. */
+static int read_pci(struct reader *r, const json_t *doc, struct system_state *s)
+{
+	size_t mark = path_member(r, "pci");
+	const json_t *v = json_object_get(doc, "pci");
+	int ret = 0;
+
+	if (v && !json_is_null(v)) {
+		s->pci_read = true;
+		ret = pci_topology_from_json(r, v, &s->pci);
+	}
+	path_leave(r, mark);
+	return ret;
+}
+
 static const char *const setting_members[] = { "name", "value", "origin", "file", "line", "source", "effective" };
 
 /* A file setting names its file and line; an environment one has neither. */
@@ -1412,7 +1430,7 @@ static int read_register(struct reader *r, const json_t *doc, struct system_stat
 
 static const char *const system_members[] = { "schema", "live", "user", "container", "modules", "uverbs",
 					      "memlock_rlimit", "pam_limits", "systemd", "firewall_procs", "nftables",
-					      "ip_local_port_range", "arp", "ip_rules", "gpus", "nccl", "nccl_libs", "environment",
+					      "ip_local_port_range", "arp", "ip_rules", "gpus", "pci", "nccl", "nccl_libs", "environment",
 					      "register_probe", "warnings" };
 
 static int read_system(struct reader *r, const json_t *doc, struct system_state *s)
@@ -1453,6 +1471,8 @@ static int read_system(struct reader *r, const json_t *doc, struct system_state 
 		ret = read_ip_rules(r, doc, s);
 	if (ret == 0)
 		ret = read_gpus(r, doc, s);
+	if (ret == 0)
+		ret = read_pci(r, doc, s);
 	if (ret == 0)
 		ret = read_nccl(r, doc, s);
 	if (ret == 0)

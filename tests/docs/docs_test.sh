@@ -83,7 +83,7 @@ fi
 # documents are checked in the VM cases.
 json_section=$(readme_section JSON)
 for run in "cx6lx-2port devices" "cx6lx-2port gid" "cx6lx-2port gid --suggest" "check-seed000 check" \
-	"cx6lx-2port nccl-env" "eight-hca check" "cx6lx-2port check --list" "nccl-libs nccl"; do
+	"cx6lx-2port nccl-env" "eight-hca check" "cx6lx-2port check --list" "nccl-libs nccl" "dgx-h100 topo"; do
 	set -- $run
 	fixture=$1; shift
 	keys=$("$rd" --root "$src/tests/fixtures/$fixture" --json "$@" 2> /dev/null | sed -nE 's/^ *"([a-z_0-9]+)": .*/\1/p' | sort -u)
