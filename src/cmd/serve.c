@@ -112,27 +112,36 @@ static void client_gid(const struct sockaddr_storage *ss, struct in6_addr *gid)
 	}
 }
 
-/* Probes the host for every client: GIDs move, devices come and go while a serve runs for days. */
-static int choose(void *arg, const struct sockaddr_storage *client, struct serve_device *out, char *why,
-		  size_t why_size)
+/* Probes the host for every client: GIDs move, devices come and go while a serve runs for days. 0, or -1 with
+ * why. */
+static int probe_own_host(const struct serve_state *st, struct host *host, char *why, size_t why_size)
 {
-	const struct serve_state *st = arg;
-	struct perf_target target;
-	struct in6_addr gid;
 	struct rootfs root;
-	struct host host;
-	int ret;
+	int ret = rootfs_open(&root, st->app->root_dir);
 
-	client_gid(client, &gid);
-	ret = rootfs_open(&root, st->app->root_dir);
 	if (ret == 0) {
-		ret = host_probe(&host, &root);
+		ret = host_probe(host, &root);
 		rootfs_close(&root);
 	}
 	if (ret < 0) {
 		snprintf(why, why_size, "the serve cannot probe its host: %s", strerror(-ret));
 		return -1;
 	}
+	return 0;
+}
+
+static int choose(void *arg, const struct sockaddr_storage *client, struct serve_device *out, char *why,
+		  size_t why_size)
+{
+	const struct serve_state *st = arg;
+	struct perf_target target;
+	struct in6_addr gid;
+	struct host host;
+	int ret;
+
+	client_gid(client, &gid);
+	if (probe_own_host(st, &host, why, why_size) < 0)
+		return -1;
 	ret = perf_choose_target(&host, &st->app->device, st->args->gid_index, &gid, &target,
 				 &host.warnings, why, why_size);
 	if (ret == 0) {
@@ -195,19 +204,11 @@ static int rail_end(void *arg, const char *device, unsigned port, int gid_index,
 	const struct rdma_device *dev;
 	const struct rdma_port *p = NULL;
 	bool has_gid = false;
-	struct rootfs root;
 	struct host host;
 	int ret;
 
-	ret = rootfs_open(&root, st->app->root_dir);
-	if (ret == 0) {
-		ret = host_probe(&host, &root);
-		rootfs_close(&root);
-	}
-	if (ret < 0) {
-		snprintf(why, why_size, "the serve cannot probe its host: %s", strerror(-ret));
+	if (probe_own_host(st, &host, why, why_size) < 0)
 		return -1;
-	}
 	ret = -1;
 	dev = host_find_device(&host, device);
 	for (size_t i = 0; dev && i < dev->port_count; i++)
