@@ -335,7 +335,7 @@ static void classify_bootstrap(const struct pair_side *a, const struct pair_side
 	pair_node_name(b, nb, sizeof(nb));
 	for (size_t i = 0; i < probes->reach_count && i < PAIR_REACH_MAX; i++) {
 		const struct tcp_reach_probe *t = &probes->reach[i];
-		char subject[96], fix[1024], what[96];
+		char subject[96], fix[1024], what[192];
 
 		if (t->outcome == TCP_REACH_NOT_RUN)
 			continue;
