@@ -287,6 +287,13 @@ static void classify_rdma(const struct pair_side *a, const struct pair_side *b, 
 				 p->detail[0] ? ": " : "", p->detail);
 			continue;
 		}
+		/* a serve that refused the pinned index (another family, or no GID there) refused NCCL's mistake */
+		memset(&c, 0, sizeof(c));
+		if (p->outcome == RAIL_RDMA_REFUSED && (cause_pinned(b, 'b', &r->b, &c) || cause_pinned(a, 'a', &r->a, &c))) {
+			pair_add(out, c.node, "pair.rdma", SEVERITY_FAIL, subject, c.fix, "%s%s%s; what it usually means: %s",
+				 outcome_text(p), p->detail[0] ? ": " : "", p->detail, c.text);
+			continue;
+		}
 		if (p->outcome == RAIL_RDMA_PEER_GONE || p->outcome == RAIL_RDMA_REFUSED) {
 			pair_add(out, 'b', "pair.rdma", SEVERITY_FAIL, subject, "roce-doctor serve   # on b: start it "
 				 "again, then roce-doctor check --peer on a", "%s%s%s", outcome_text(p),

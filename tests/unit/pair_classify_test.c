@@ -129,6 +129,25 @@ static void pinned_index_on_b_is_the_cause_before_anything_else(void)
 	CHECK(f && f->fix && strstr(f->fix, "export NCCL_IB_GID_INDEX=7   # on b (node-b)"));
 }
 
+static void serve_refusing_a_pinned_index_is_the_pinned_index(void)
+{
+	const struct finding *f;
+
+	/* the VM pair of pair_5_gid_index: b's serve refuses the probe at the pinned index (another family there) */
+	world_pair(&a, &b);
+	world_address_first(&b, 0, "10.9.9.2", 24);
+	a.in.gid_index_value = b.in.gid_index_value = "5";
+	probes_ok();
+	probes.rdma[0].outcome = RAIL_RDMA_REFUSED;
+	snprintf(probes.rdma[0].detail, sizeof(probes.rdma[0].detail), "GID families differ");
+	classify();
+	CHECK(world_count(&out, "pair.rdma", SEVERITY_FAIL, 'b') == 1);
+	f = world_find(&out, "pair.rdma", SEVERITY_FAIL);
+	CHECK(f && strstr(f->message, "refused") && strstr(f->message, "pins NCCL_IB_GID_INDEX=5"));
+	CHECK(f && f->fix && strstr(f->fix, "export NCCL_IB_GID_INDEX=7   # on b (node-b)"));
+	CHECK(f && f->fix && !strstr(f->fix, "start it again"));
+}
+
 static void routed_rail_failure_is_no_route(void)
 {
 	world_pair_per_rail(&a, &b);
@@ -223,6 +242,7 @@ int main(void)
 	RUN(bw_below_90_percent_warns_on_a_nic_and_is_info_on_rxe);
 	RUN(udp_4791_dropped_on_b_soft_roce_blames_b);
 	RUN(pinned_index_on_b_is_the_cause_before_anything_else);
+	RUN(serve_refusing_a_pinned_index_is_the_pinned_index);
 	RUN(routed_rail_failure_is_no_route);
 	RUN(mtu_mismatch_failure_is_the_path_mtu_on_the_smaller_side);
 	RUN(arp_flux_is_blamed_on_the_node_without_arp_ignore);
