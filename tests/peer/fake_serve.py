@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """A hostile 'roce-doctor serve' for check --peer's client: it listens on 127.0.0.1, one port per MODE
-(PORT, PORT+1, ... in the order given), and answers each request on that port the way its MODE says, wrongly.
-It serves until killed.
+(the kernel picks each: a fixed range would meet a port the machine's other tests hold, many of them in the
+ephemeral range), prints "port MODE N" for each and then "listening", and answers each request on that port the
+way its MODE says, wrongly. It serves until killed.
 
-usage: fake_serve.py PORT MODE...
+usage: fake_serve.py MODE...
 snapshot modes: good (a valid snapshot from the file in $SNAPSHOT), malformed, oversized, other-schema,
   truncated (closes after half), stall (stops after half, connection open), out-of-order, old-serve (ERROR
   unknown type, as a serve without the request), bad-version (a frame of protocol version 2)
@@ -20,7 +21,7 @@ import time
 MAGIC, VERSION, HDR = 0x52444F43, 1, 12
 ERROR, SNAPSHOT_REQ, SNAPSHOT_CHUNK, REACH_REQ, REACH_LISTENING, REACH_RESULT = 9, 10, 11, 12, 13, 14
 CHUNK = 1000
-PORT, MODES = int(sys.argv[1]), sys.argv[2:]
+MODES = sys.argv[1:]
 
 
 def frame(ftype, payload, version=VERSION):
@@ -126,11 +127,12 @@ def serve(lis, mode):
 
 def main():
     listeners = []
-    for i, mode in enumerate(MODES):
+    for mode in MODES:
         lis = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         lis.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        lis.bind(("127.0.0.1", PORT + i))
+        lis.bind(("127.0.0.1", 0))
         lis.listen(8)
+        print("port %s %d" % (mode, lis.getsockname()[1]), flush=True)
         listeners.append(threading.Thread(target=serve, args=(lis, mode), daemon=True))
     for t in listeners:
         t.start()
