@@ -166,21 +166,11 @@ static int exit_code_of(enum severity worst)
 static int get_model(const struct app *app, const struct check_args *args, const struct findings *wanted,
 		     struct host *host, struct system_state *system)
 {
-	char why[512];
 	bool known = false;
 	int code;
 
-	if (!app->from_file) {
-		code = app_probe_host(app, host);
-		if (code != EXIT_OK)
-			return code;
-		if (check_probe_system(app->root_dir, args->user, host, app->family ? app->family : AF_INET, wanted,
-				       system, why, sizeof(why)) == 0)
-			return EXIT_OK;
-		fprintf(stderr, "roce-doctor: %s\n", why);
-		host_free(host);
-		return EXIT_CANNOT_RUN;
-	}
+	if (!app->from_file)
+		return check_probe_model(app, args->user, app->family ? app->family : AF_INET, wanted, host, system);
 	code = app_read_snapshot(app, host, system, &known);
 	if (code != EXIT_OK)
 		return code;

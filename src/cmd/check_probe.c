@@ -249,3 +249,18 @@ int check_probe_system(const char *root_dir, const char *user, const struct host
 	free(notes);
 	return ret;
 }
+
+int check_probe_model(const struct app *app, const char *user, int family, const struct findings *wanted,
+		      struct host *host, struct system_state *system)
+{
+	char why[512];
+	int code = app_probe_host(app, host);
+
+	if (code != EXIT_OK)
+		return code;
+	if (check_probe_system(app->root_dir, user, host, family, wanted, system, why, sizeof(why)) == 0)
+		return EXIT_OK;
+	fprintf(stderr, "roce-doctor: %s\n", why);
+	host_free(host);
+	return EXIT_CANNOT_RUN;
+}

@@ -2,6 +2,7 @@
 #ifndef ROCE_DOCTOR_CHECK_PROBE_H
 #define ROCE_DOCTOR_CHECK_PROBE_H
 
+#include "cmd/common.h"
 #include "core/checks.h"
 #include "model/system.h"
 #include "util/notes.h"
@@ -42,5 +43,10 @@ void check_probe_free(struct check_probe *p);
  * port the live ibv_reg_mr probe tries. 0, or -errno with why[] naming what failed (*out empty). */
 int check_probe_system(const char *root_dir, const char *user, const struct host *host, int family,
 		       const struct findings *wanted, struct system_state *out, char *why, size_t why_size);
+
+/* The host (app_probe_host: live or --root) and then check_probe_system over it: what check and nccl judge when
+ * not --from. EXIT_OK, or an exit code after one line on stderr (host then freed). */
+int check_probe_model(const struct app *app, const char *user, int family, const struct findings *wanted,
+		      struct host *host, struct system_state *system);
 
 #endif

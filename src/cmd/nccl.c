@@ -248,20 +248,11 @@ static int get_model(const struct app *app, struct host *host, struct system_sta
 {
 	const char *const only[] = { "gid.env", NULL };
 	const struct findings wanted = { .only = only };
-	char why[512];
 	bool known = false;
 	int code;
 
-	if (!app->from_file) {
-		code = app_probe_host(app, host);
-		if (code != EXIT_OK)
-			return code;
-		if (check_probe_system(app->root_dir, NULL, host, AF_INET, &wanted, system, why, sizeof(why)) == 0)
-			return EXIT_OK;
-		fprintf(stderr, "roce-doctor: %s\n", why);
-		host_free(host);
-		return EXIT_CANNOT_RUN;
-	}
+	if (!app->from_file)
+		return check_probe_model(app, NULL, AF_INET, &wanted, host, system);
 	code = app_read_snapshot(app, host, system, &known);
 	if (code != EXIT_OK)
 		return code;
