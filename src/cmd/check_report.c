@@ -58,6 +58,12 @@ static json_t *row_json(const struct port_row *r)
 			 r->selected, "marked", marked);
 }
 
+json_t *severity_counts_json(const size_t counts[4])
+{
+	return json_pack("{s:I, s:I, s:I, s:I}", "ok", (json_int_t)counts[0], "info", (json_int_t)counts[1], "warn",
+			 (json_int_t)counts[2], "fail", (json_int_t)counts[3]);
+}
+
 json_t *check_report_doc(const struct findings *f, const struct port_row *rows, size_t row_count)
 {
 	json_t *doc = doc_new("check"), *list = json_array(), *ports = json_array();
@@ -74,9 +80,7 @@ json_t *check_report_doc(const struct findings *f, const struct port_row *rows, 
 		if (json_array_append_new(ports, row_json(&rows[i])) < 0)
 			goto fail;
 	json_object_set_new(doc, "verdict", json_string(severity_name(findings_worst(f))));
-	json_object_set_new(doc, "counts", json_pack("{s:I, s:I, s:I, s:I}", "ok", (json_int_t)counts[0], "info",
-						     (json_int_t)counts[1], "warn", (json_int_t)counts[2], "fail",
-						     (json_int_t)counts[3]));
+	json_object_set_new(doc, "counts", severity_counts_json(counts));
 	json_object_set_new(doc, "findings", list);
 	json_object_set_new(doc, "ports", ports);
 	return doc;

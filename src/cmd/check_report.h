@@ -9,6 +9,10 @@
 /* One finding as check/v1 writes it (compare/v1 adds "nodes"). */
 json_t *finding_json(const struct finding *it);
 
+/* The "counts" member check/v1, compare/v1 and pair/v1 share: {ok, info, warn, fail} from counts indexed by
+ * severity. */
+json_t *severity_counts_json(const size_t counts[4]);
+
 /* NULL when out of memory. */
 json_t *check_report_doc(const struct findings *f, const struct port_row *rows, size_t row_count);
 

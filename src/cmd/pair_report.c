@@ -112,9 +112,7 @@ json_t *pair_report_doc(const struct pair_report *r)
 			break;
 		}
 	json_object_set_new(doc, "verdict", json_string(severity_name(worst)));
-	json_object_set_new(doc, "counts", json_pack("{s:I, s:I, s:I, s:I}", "ok", (json_int_t)counts[0], "info",
-						     (json_int_t)counts[1], "warn", (json_int_t)counts[2], "fail",
-						     (json_int_t)counts[3]));
+	json_object_set_new(doc, "counts", severity_counts_json(counts));
 	json_object_set_new(doc, "peer", json_string(r->peer));
 	json_object_set_new(doc, "master_port", json_integer(r->master_port));
 	json_object_set_new(doc, "nodes", json_pack("[o, o]", node_json(&r->side[0], &r->own[0]),
