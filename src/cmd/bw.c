@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/bw_counters.h"
 #include "cmd/commands.h"
 #include "cmd/perf_common.h"
 #include "output/render.h"
@@ -115,13 +116,23 @@ static const struct argp bw_argp = {
 struct progress {
 	size_t total;
 	bool tty;
+	struct bw_counters *counters;
 };
+
+static void before_size(void *arg, size_t index)
+{
+	struct progress *p = arg;
+
+	(void)index;
+	bw_counters_before(p->counters);
+}
 
 static void on_size(void *arg, const struct client_size *r, size_t index)
 {
-	const struct progress *p = arg;
+	struct progress *p = arg;
 	char size[16];
 
+	bw_counters_after(p->counters);
 	if (!p->tty || p->total < 2)
 		return;
 	format_bytes(r->size, size, sizeof(size));
@@ -136,7 +147,8 @@ static double mib_per_s(uint64_t bytes, uint64_t ns)
 	return ns ? (double)bytes * 1e9 / (double)ns / (1 << 20) : 0;
 }
 
-static json_t *result_row(const struct client_size *r, const struct bw_args *a, double link_gbps)
+/* counters: the local port's hw_counters that moved during the size (taken over), or null. */
+static json_t *result_row(const struct client_size *r, const struct bw_args *a, double link_gbps, json_t *counters)
 {
 	double seconds = (double)r->ns / 1e9, avg_gbps = seconds > 0 ? (double)r->bytes * 8 / seconds / 1e9 : 0;
 	double total_gbps = avg_gbps;
@@ -157,12 +169,31 @@ static json_t *result_row(const struct client_size *r, const struct bw_args *a, 
 	json_object_set_new(row, "link_pct", link_gbps > 0 ? json_real(total_gbps / (link_gbps * (a->bidir ? 2 : 1)) * 100)
 							   : json_null());
 	json_object_set_new(row, "check", json_string(perf_check_name(r->check)));
+	json_object_set_new(row, "counters", counters);
 	return row;
 }
 
 static double num(const json_t *obj, const char *key)
 {
 	return json_number_value(json_object_get(obj, key));
+}
+
+/* Under a size's row, the counters of this side's port that say something went wrong during it (rxe's
+ * retransmits, a NIC's out_of_sequence or CNPs); plain traffic counters stay in the JSON. */
+static void print_trouble_counters(FILE *out, const json_t *counters)
+{
+	const char *name;
+	const json_t *v;
+	int shown = 0;
+
+	json_object_foreach((json_t *)counters, name, v) {
+		if (!hw_counter_is_trouble(name))
+			continue;
+		fprintf(out, "%s %s +%lld", shown++ ? "," : "           this port's hw counters:", name,
+			(long long)json_integer_value(v));
+	}
+	if (shown)
+		fputc('\n', out);
 }
 
 static void print_bw(FILE *out, const json_t *doc)
@@ -212,6 +243,7 @@ static void print_bw(FILE *out, const json_t *doc)
 		if (bidir)
 			fprintf(out, " %13.2f", num(row, "total_avg_mib_s"));
 		fprintf(out, "  %s\n", json_string_value(json_object_get(row, "check")));
+		print_trouble_counters(out, json_object_get(row, "counters"));
 	}
 }
 
@@ -223,6 +255,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	struct perf_target target;
 	struct notes warnings = { 0 };
 	struct progress progress;
+	struct bw_counters counters;
 	uint32_t sizes[PERF_SWEEP_COUNT];
 	json_t *doc, *rows;
 	int code;
@@ -246,7 +279,13 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	cfg.wait = a.wait == WAIT_POLL ? PERF_WAIT_POLL : a.wait == WAIT_EVENT ? PERF_WAIT_EVENT : perf_wait_for(&target);
 	cfg.iters = a.iters;
 	cfg.duration_ms = a.iters ? 0 : (uint32_t)((a.duration > 0 ? a.duration : a.sizes.sweep ? 0.5 : 2.0) * 1000);
-	progress = (struct progress){ .total = cfg.size_count, .tty = isatty(STDERR_FILENO) };
+	if (bw_counters_init(&counters, target.device, target.port) != 0) {
+		fprintf(stderr, "roce-doctor: out of memory\n");
+		notes_free(&warnings);
+		return EXIT_CANNOT_RUN;
+	}
+	progress = (struct progress){ .total = cfg.size_count, .tty = isatty(STDERR_FILENO), .counters = &counters };
+	cfg.before_size = before_size;
 	cfg.on_size = on_size;
 	cfg.arg = &progress;
 
@@ -264,11 +303,13 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	perf_doc_common(doc, &a.conn, &target, &rep);
 	rows = json_array();
 	for (size_t i = 0; i < rep.sizes.count; i++)
-		json_array_append_new(rows, result_row(&rep.sizes.items[i], &a, target.link_gbps));
+		json_array_append_new(rows, result_row(&rep.sizes.items[i], &a, target.link_gbps,
+						       bw_counters_json(&counters, i)));
 	json_object_set_new(doc, "results", rows);
 	code = rep.failure == CLIENT_OK ? EXIT_OK : perf_report_failure(&rep);
 	code = app_emit(app, doc, &warnings, print_bw, code);
 	json_decref(doc);
+	bw_counters_free(&counters);
 	notes_free(&warnings);
 	client_report_free(&rep);
 	return code;

@@ -377,6 +377,8 @@ static int run_size(struct session *s, uint32_t size, size_t index)
 	s->done_sent = s->have_result = false;
 	prepare_buffers(s, size, s->start.seed);
 	m.u.start = s->start;
+	if (cfg->before_size)
+		cfg->before_size(cfg->arg, index);
 	if (send_msg(s, &m, "to start a size") || expect(s, PROTO_READY, &m, "in answer to START"))
 		return -1;
 	if (m.u.ready.size != size)

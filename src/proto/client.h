@@ -52,6 +52,8 @@ struct client_config {
 	const char *serve_device;
 	unsigned serve_port;
 	int serve_gid_index;
+	/* Called before each size starts (bw reads the port's hw_counters there) and after it ended. */
+	void (*before_size)(void *arg, size_t index);
 	void (*on_size)(void *arg, const struct client_size *r, size_t index);
 	void *arg;
 };

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* What the local port's hw_counters did during each bw size: a slow run with rxe retransmits or mlx5
+ * out_of_sequence beside it explains itself. */
+#include "cmd/bw_counters.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe/hw_counters.h"
+
+int bw_counters_init(struct bw_counters *c, const char *device, unsigned port)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->device, sizeof(c->device), "%s", device);
+	c->port = port;
+	c->before = malloc(sizeof(*c->before));
+	c->after = malloc(sizeof(*c->after));
+	c->sizes = json_array();
+	if (!c->before || !c->after || !c->sizes) {
+		bw_counters_free(c);
+		return -ENOMEM;
+	}
+	/* bw runs on the live host only: the counters are this host's sysfs. */
+	c->root_open = rootfs_open(&c->root, NULL) == 0;
+	return 0;
+}
+
+void bw_counters_before(struct bw_counters *c)
+{
+	c->have_before = c->root_open && hw_counters_read(&c->root, c->device, c->port, c->before) == 0;
+}
+
+void bw_counters_after(struct bw_counters *c)
+{
+	struct hw_counter_move moved[HW_COUNTERS_MAX];
+	json_t *obj;
+	size_t n;
+
+	if (!c->have_before || hw_counters_read(&c->root, c->device, c->port, c->after) != 0) {
+		json_array_append_new(c->sizes, json_null());
+		return;
+	}
+	n = hw_counters_moved(c->before, c->after, moved, HW_COUNTERS_MAX);
+	obj = json_object();
+	for (size_t i = 0; i < n; i++)
+		json_object_set_new(obj, moved[i].name, json_integer((json_int_t)moved[i].delta));
+	json_array_append_new(c->sizes, obj);
+}
+
+json_t *bw_counters_json(const struct bw_counters *c, size_t index)
+{
+	json_t *v = c->sizes ? json_array_get(c->sizes, index) : NULL;
+
+	return v ? json_incref(v) : json_null();
+}
+
+void bw_counters_free(struct bw_counters *c)
+{
+	free(c->before);
+	free(c->after);
+	json_decref(c->sizes);
+	if (c->root_open)
+		rootfs_close(&c->root);
+	memset(c, 0, sizeof(*c));
+}
