@@ -67,7 +67,7 @@ _roce_doctor()
 		snapshot) COMPREPLY=($(compgen -W "--json-lines --json --verbose --help" -- "$cur")) ;;
 		compare) COMPREPLY=($(compgen -W "--family --json --verbose --help - $(compgen -f -- "$cur")" -- "$cur")) ;;
 		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --json --verbose --help" -- "$cur")) ;;
-		bw) COMPREPLY=($(compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --wait --device --gid-index --mtu --port --timeout --no-verify --json --verbose --help" -- "$cur")) ;;
+		bw) COMPREPLY=($(compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --wait --expect-gbps --expect-link-pct --device --gid-index --mtu --port --timeout --no-verify --json --verbose --help" -- "$cur")) ;;
 		lat) COMPREPLY=($(compgen -W "--size --sweep --iters --inline --device --gid-index --mtu --port --timeout --no-verify --json --verbose --help" -- "$cur")) ;;
 	esac
 }

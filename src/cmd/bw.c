@@ -8,7 +8,7 @@
 #include "cmd/perf_common.h"
 #include "output/render.h"
 
-enum { OPT_OP = 0x100, OPT_BIDIR, OPT_WAIT };
+enum { OPT_OP = 0x100, OPT_BIDIR, OPT_WAIT, OPT_EXPECT_GBPS, OPT_EXPECT_LINK_PCT };
 enum wait_choice { WAIT_AUTO, WAIT_POLL, WAIT_EVENT };
 
 struct bw_args {
@@ -20,6 +20,7 @@ struct bw_args {
 	double duration;             /* seconds per size; 0 until given */
 	unsigned qps, tx_depth;
 	enum wait_choice wait;
+	double expect_gbps, expect_link_pct;   /* 0: not asked */
 };
 
 static const struct argp_option bw_options[] = {
@@ -31,6 +32,10 @@ static const struct argp_option bw_options[] = {
 	{ "tx-depth", 't', "N", 0, "Work requests in flight per QP (default 128)", 0 },
 	{ "wait", OPT_WAIT, "auto|poll|event", 0, "Between completions spin on the CQ (poll) or sleep until one "
 	  "comes (event); auto: event on a software device (rxe, siw), poll on a NIC", 0 },
+	{ "expect-gbps", OPT_EXPECT_GBPS, "N", 0, "Exit 1 when a size's average is below N Gb/s (both directions "
+	  "added with --bidir): a CI gate", 0 },
+	{ "expect-link-pct", OPT_EXPECT_LINK_PCT, "P", 0, "Exit 1 when a size's average is below P% of the link rate "
+	  "(exit 3 when the link rate is unknown)", 0 },
 	{ 0 }
 };
 
@@ -86,6 +91,19 @@ static error_t parse_bw(int key, char *arg, struct argp_state *state)
 	case 't':
 		a->tx_depth = (unsigned)parse_count(state, "--tx-depth", arg, 1, PERF_MAX_DEPTH);
 		return 0;
+	case OPT_EXPECT_GBPS:
+	case OPT_EXPECT_LINK_PCT: {
+		double v = strtod(arg, &end), max = key == OPT_EXPECT_GBPS ? 100000 : 100;
+
+		if (end == arg || *end || !(v > 0) || v > max)
+			argp_error(state, "bad --%s '%s': expected a number more than 0 and at most %g",
+				   key == OPT_EXPECT_GBPS ? "expect-gbps" : "expect-link-pct", arg, max);
+		else if (key == OPT_EXPECT_GBPS)
+			a->expect_gbps = v;
+		else
+			a->expect_link_pct = v;
+		return 0;
+	}
 	case ARGP_KEY_END:
 		if (a->iters && a->duration > 0)
 			argp_error(state, "--iters and --duration exclude each other");
@@ -106,10 +124,65 @@ static const struct argp bw_argp = {
 	"share of the port's link rate, and checks the data pattern of the last message.\v"
 	"Exit status: 0 when every size ran and its data checked out, 1 when the test failed (a work completion "
 	"error, a stall, the serve going away, wrong data), 2 when no local port fits, 3 when the test could not "
-	"start (no serve, refused, no resources), 64 for usage errors. -v says on stderr which sources answered "
+	"start (no serve, refused, no resources), 64 for usage errors; with --expect-gbps or --expect-link-pct also 1 "
+	"when a size's average is below it. -v says on stderr which sources answered "
 	"for the local port chosen.",
 	bw_children, NULL, NULL,
 };
+
+/* ---- the CI gate: --expect-gbps, --expect-link-pct ---- */
+
+/* A size's average as the gate reads it: both directions added with --bidir, as link_pct does. */
+static double row_gbps(const json_t *row, bool bidir)
+{
+	double gbps = json_number_value(json_object_get(row, "avg_gbps"));
+
+	if (bidir)
+		gbps = json_number_value(json_object_get(row, "total_avg_mib_s")) * (1 << 20) * 8 / 1e9;
+	return gbps;
+}
+
+/* Sets doc's 'expect' member and says on stderr which size fell short; the exit code for the run that
+ * otherwise ended with code. */
+static int judge_expectation(json_t *doc, const struct bw_args *a, double link_gbps, int code)
+{
+	const json_t *rows = json_object_get(doc, "results"), *row;
+	double floor_gbps = a->expect_gbps;
+	bool met = true;
+	size_t i;
+
+	if (a->expect_gbps <= 0 && a->expect_link_pct <= 0)
+		return code;
+	if (a->expect_link_pct > 0) {
+		if (link_gbps <= 0) {
+			fprintf(stderr, "roce-doctor: bw: --expect-link-pct %g: the link rate of this port is unknown; "
+				"use --expect-gbps\n", a->expect_link_pct);
+			json_object_set_new(doc, "expect", json_pack("{s:o, s:f, s:o}", "gbps", json_null(), "link_pct",
+								      a->expect_link_pct, "met", json_null()));
+			return code == EXIT_OK ? EXIT_CANNOT_RUN : code;
+		}
+		/* Both percentages are of the one-direction link rate, doubled with --bidir as link_pct is. */
+		double pct_gbps = link_gbps * (a->bidir ? 2 : 1) * a->expect_link_pct / 100;
+
+		if (pct_gbps > floor_gbps)
+			floor_gbps = pct_gbps;
+	}
+	json_array_foreach(rows, i, row) {
+		double gbps = row_gbps(row, a->bidir);
+
+		if (gbps < floor_gbps) {
+			met = false;
+			fprintf(stderr, "roce-doctor: bw: %lld-byte messages averaged %.3f Gb/s, below the %.3f Gb/s expected "
+				"(%s)\n", (long long)json_integer_value(json_object_get(row, "bytes")), gbps, floor_gbps,
+				a->expect_gbps >= floor_gbps ? "--expect-gbps" : "--expect-link-pct");
+		}
+	}
+	json_object_set_new(doc, "expect", json_pack("{s:o, s:o, s:f, s:b}", "gbps",
+						      a->expect_gbps > 0 ? json_real(a->expect_gbps) : json_null(),
+						      "link_pct", a->expect_link_pct > 0 ? json_real(a->expect_link_pct) : json_null(),
+						      "floor_gbps", floor_gbps, "met", met));
+	return code == EXIT_OK && !met ? EXIT_FAILED : code;
+}
 
 /* ---- output ---- */
 
@@ -307,6 +380,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 						       bw_counters_json(&counters, i)));
 	json_object_set_new(doc, "results", rows);
 	code = rep.failure == CLIENT_OK ? EXIT_OK : perf_report_failure(&rep);
+	code = judge_expectation(doc, &a, target.link_gbps, code);
 	code = app_emit(app, doc, &warnings, print_bw, code);
 	json_decref(doc);
 	bw_counters_free(&counters);

@@ -13,6 +13,7 @@
 
 enum exit_code {
 	EXIT_OK = 0,
+	EXIT_FAILED = 1,       /* the test ran and failed, or check's worst finding is a fail */
 	EXIT_NOT_FOUND = 2,     /* a device or port that does not exist; nothing qualifies */
 	EXIT_CANNOT_RUN = 3,
 	EXIT_USAGE = 64,

@@ -194,6 +194,9 @@ bad "bw unknown wait" 64 "bad --wait 'spin': expected auto, poll or event" -- bw
 bad "bw --qps 0" 64 "bad --qps '0': expected a whole number from 1 to 64" -- bw 127.0.0.1 --qps 0
 bad "bw --iters with --duration" 64 "--iters and --duration exclude each other" -- bw 127.0.0.1 -n 5 -D 1
 bad "bw bad --mtu" 64 "bad --mtu '1500'" -- bw 127.0.0.1 --mtu 1500
+bad "bw --expect-gbps 0" 64 "bad --expect-gbps '0': expected a number more than 0 and at most 100000" -- bw 127.0.0.1 --expect-gbps 0
+bad "bw --expect-gbps not a number" 64 "bad --expect-gbps '10G'" -- bw 127.0.0.1 --expect-gbps 10G
+bad "bw --expect-link-pct over 100" 64 "bad --expect-link-pct '120': expected a number more than 0 and at most 100" -- bw 127.0.0.1 --expect-link-pct 120
 bad "lat size 0" 64 "bad --size '0'" -- lat 127.0.0.1 -s 0
 bad "serve --port 0" 64 "bad --port '0'" -- serve --port 0
 bad "serve --max-qps 0" 64 "bad --max-qps '0'" -- serve --max-qps 0
