@@ -33,16 +33,19 @@ _roce_doctor()
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-			--root|--from) ((i++)) ;;
+			--root|--from|--output) ((i++)) ;;
 			-*) ;;
 			*) cmd=${COMP_WORDS[i]}; break ;;
 		esac
 	done
 	case $prev in
 		--root|--peer-fixture) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-		--from) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		--from|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		--family) COMPREPLY=($(compgen -W "ipv4 ipv6" -- "$cur")); return ;;
-		--format) COMPREPLY=($(compgen -W "sh env json docker k8s" -- "$cur")); return ;;
+		--format) case $cmd in
+				check|bw|lat) COMPREPLY=($(compgen -W "text json junit prometheus" -- "$cur")) ;;
+				*) COMPREPLY=($(compgen -W "sh env json docker k8s" -- "$cur")) ;;
+			esac; return ;;
 		--op) COMPREPLY=($(compgen -W "write read send" -- "$cur")); return ;;
 		--wait) COMPREPLY=($(compgen -W "auto poll event" -- "$cur")); return ;;
 		--mtu) COMPREPLY=($(compgen -W "256 512 1024 2048 4096" -- "$cur")); return ;;
@@ -56,19 +59,19 @@ _roce_doctor()
 		-I|--inline|-x|--gid-index|--timeout|--max-mem|--max-qps|--max-seconds|--master-port|--nccl-version) return ;;
 	esac
 	case $cmd in
-		"") COMPREPLY=($(compgen -W "$_roce_doctor_commands help --json --root --from --verbose --help --version -h" -- "$cur")) ;;
+		"") COMPREPLY=($(compgen -W "$_roce_doctor_commands help --json --output --pretty --compact --root --from --verbose --help --version -h" -- "$cur")) ;;
 		help) COMPREPLY=($(compgen -W "$_roce_doctor_commands" -- "$cur")) ;;
-		devices) COMPREPLY=($(compgen -W "--brief --from --json --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
-		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --netdev --from --json --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
-		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --color --from --peer --master-port --no-bw --timeout --peer-fixture --verbose --json --help" -- "$cur")) ;;
-		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --from --peer --master-port --peer-fixture --json --verbose --help" -- "$cur")) ;;
-		nccl) COMPREPLY=($(compgen -W "--nccl-version --from --json --verbose --help" -- "$cur")) ;;
-		topo) COMPREPLY=($(compgen -W "--json --verbose --help" -- "$cur")) ;;
-		snapshot) COMPREPLY=($(compgen -W "--json-lines --json --verbose --help" -- "$cur")) ;;
-		compare) COMPREPLY=($(compgen -W "--family --json --verbose --help - $(compgen -f -- "$cur")" -- "$cur")) ;;
+		devices) COMPREPLY=($(compgen -W "--brief --from --json --output --pretty --compact --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
+		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --netdev --from --json --output --pretty --compact --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
+		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --color --from --peer --master-port --no-bw --timeout --peer-fixture --verbose --json --format --output --pretty --compact --help" -- "$cur")) ;;
+		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --from --peer --master-port --peer-fixture --json --output --pretty --compact --verbose --help" -- "$cur")) ;;
+		nccl) COMPREPLY=($(compgen -W "--nccl-version --from --json --output --pretty --compact --verbose --help" -- "$cur")) ;;
+		topo) COMPREPLY=($(compgen -W "--json --output --pretty --compact --verbose --help" -- "$cur")) ;;
+		snapshot) COMPREPLY=($(compgen -W "--json-lines --json --output --pretty --compact --verbose --help" -- "$cur")) ;;
+		compare) COMPREPLY=($(compgen -W "--family --json --output --pretty --compact --verbose --help - $(compgen -f -- "$cur")" -- "$cur")) ;;
 		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --json --verbose --help" -- "$cur")) ;;
-		bw) COMPREPLY=($(compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --wait --expect-gbps --expect-link-pct --device --gid-index --mtu --port --timeout --no-verify --json --verbose --help" -- "$cur")) ;;
-		lat) COMPREPLY=($(compgen -W "--size --sweep --iters --inline --device --gid-index --mtu --port --timeout --no-verify --json --verbose --help" -- "$cur")) ;;
+		bw) COMPREPLY=($(compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --wait --expect-gbps --expect-link-pct --device --gid-index --mtu --port --timeout --no-verify --json --format --output --pretty --compact --verbose --help" -- "$cur")) ;;
+		lat) COMPREPLY=($(compgen -W "--size --sweep --iters --inline --device --gid-index --mtu --port --timeout --no-verify --json --format --output --pretty --compact --verbose --help" -- "$cur")) ;;
 	esac
 }
 complete -F _roce_doctor roce-doctor

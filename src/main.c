@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "output/document_sink.h"
 
 const char *argp_program_version = "roce-doctor " ROCE_DOCTOR_VERSION;
 const char *argp_program_bug_address = NULL;
@@ -113,6 +114,7 @@ int main(int argc, char **argv)
 	char **cargv;
 	int cargc;
 
+	sink_guard_std_fds();
 	/* Usage lines and errors say roce-doctor, never the path the binary was started by. */
 	argv[0] = "roce-doctor";
 	common_child_init(&common, COMMON_ROOT | COMMON_FROM);

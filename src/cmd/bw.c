@@ -6,9 +6,11 @@
 #include "cmd/bw_counters.h"
 #include "cmd/commands.h"
 #include "cmd/perf_common.h"
+#include "cmd/report_format.h"
+#include "output/perf_machine.h"
 #include "output/render.h"
 
-enum { OPT_OP = 0x100, OPT_BIDIR, OPT_WAIT, OPT_EXPECT_GBPS, OPT_EXPECT_LINK_PCT };
+enum { OPT_OP = 0x100, OPT_BIDIR, OPT_WAIT, OPT_EXPECT_GBPS, OPT_EXPECT_LINK_PCT, OPT_FORMAT };
 enum wait_choice { WAIT_AUTO, WAIT_POLL, WAIT_EVENT };
 
 struct bw_args {
@@ -21,6 +23,8 @@ struct bw_args {
 	unsigned qps, tx_depth;
 	enum wait_choice wait;
 	double expect_gbps, expect_link_pct;   /* 0: not asked */
+	enum report_format format;
+	bool format_given;
 };
 
 static const struct argp_option bw_options[] = {
@@ -36,6 +40,8 @@ static const struct argp_option bw_options[] = {
 	  "added with --bidir): a CI gate", 0 },
 	{ "expect-link-pct", OPT_EXPECT_LINK_PCT, "P", 0, "Exit 1 when a size's average is below P% of the link rate "
 	  "(exit 3 when the link rate is unknown)", 0 },
+	{ "format", OPT_FORMAT, "FORMAT", 0, "text (default), json (as --json), junit (a testcase per size) or "
+	  "prometheus (a gauge per size)", 0 },
 	{ 0 }
 };
 
@@ -68,6 +74,11 @@ static error_t parse_bw(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_BIDIR:
 		a->bidir = true;
+		return 0;
+	case OPT_FORMAT:
+		if (report_format_parse(arg, &a->format) < 0)
+			argp_error(state, "bad --format '%s': expected text, json, junit or prometheus", arg);
+		a->format_given = true;
 		return 0;
 	case OPT_WAIT:
 		i = word_index(arg, (const char *const[3]){ "auto", "poll", "event" });
@@ -246,6 +257,19 @@ static json_t *result_row(const struct client_size *r, const struct bw_args *a, 
 	return row;
 }
 
+/* app_emit()'s callbacks take no context: what the run was besides its document, filled before emitting. */
+static struct run_meta bw_meta;
+
+static void print_junit(FILE *out, const json_t *doc)
+{
+	perf_junit_print(out, doc, &bw_meta);
+}
+
+static void print_prometheus(FILE *out, const json_t *doc)
+{
+	perf_prometheus_print(out, doc, &bw_meta);
+}
+
 static double num(const json_t *obj, const char *key)
 {
 	return json_number_value(json_object_get(obj, key));
@@ -330,11 +354,15 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	struct progress progress;
 	struct bw_counters counters;
 	uint32_t sizes[PERF_SWEEP_COUNT];
+	struct timespec started;
 	json_t *doc, *rows;
 	int code;
 
 	perf_conn_defaults(&a.conn);
+	report_clock_start(&started);
 	if (command_parse(&bw_argp, PERF_CLIENT_TAKES, argc, argv, &a, app) != 0)
+		return EXIT_USAGE;
+	if (app_resolve_format(app, "bw", a.format_given, &a.format) != EXIT_OK)
 		return EXIT_USAGE;
 	code = perf_client_prepare(app, &a.conn, &cfg, &target, &warnings);
 	if (code != EXIT_OK)
@@ -381,7 +409,9 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	json_object_set_new(doc, "results", rows);
 	code = rep.failure == CLIENT_OK ? EXIT_OK : perf_report_failure(&rep);
 	code = judge_expectation(doc, &a, target.link_gbps, code);
-	code = app_emit(app, doc, &warnings, print_bw, code);
+	report_meta_fill(&bw_meta, app, &started);
+	code = app_emit(app, doc, &warnings, a.format == REPORT_JUNIT ? print_junit : a.format == REPORT_PROMETHEUS ?
+			print_prometheus : print_bw, code);
 	json_decref(doc);
 	bw_counters_free(&counters);
 	notes_free(&warnings);

@@ -10,18 +10,20 @@
 #include "cmd/commands.h"
 #include "cmd/peer_source.h"
 #include "cmd/check_report.h"
+#include "cmd/report_format.h"
 #include "core/check_catalog.h"
 #include "core/checks.h"
 #include "core/findings_locate.h"
 #include "core/findings_merge.h"
 #include "core/port_table.h"
 #include "core/system_input.h"
+#include "output/check_machine.h"
 #include "output/check_text.h"
 #include "output/render.h"
 
 #define IDS_MAX 64   /* --only prefixes and --skip ids, each */
 enum { OPT_ONLY = 0x100, OPT_SKIP, OPT_USER, OPT_LIST, OPT_COLOR, OPT_PEER, OPT_MASTER_PORT, OPT_NO_BW,
-       OPT_PEER_FIXTURE };
+       OPT_PEER_FIXTURE, OPT_FORMAT };
 
 struct check_args {
 	const char *only[IDS_MAX + 1];
@@ -33,6 +35,8 @@ struct check_args {
 	enum colour_when colour;
 	struct check_peer_args peer;      /* --peer and its options */
 	bool peer_options;                /* one of --master-port, --no-bw, --peer-fixture was given */
+	enum report_format format;        /* --format; text until given */
+	bool format_given;
 };
 
 static const struct argp_option check_options[] = {
@@ -42,6 +46,8 @@ static const struct argp_option check_options[] = {
 	{ "list", OPT_LIST, NULL, 0, "List every check id with its area and what it looks at, and run nothing", 0 },
 	{ "user", OPT_USER, "NAME", 0, "Judge pam limits and ~/.nccl.conf for NAME (default: who runs check; root "
 	  "under --root; with --from only the user the snapshot recorded)", 0 },
+	{ "format", OPT_FORMAT, "FORMAT", 0, "text (default), json (as --json), junit (one testcase per finding, for "
+	  "CI) or prometheus (node_exporter's textfile collector; with --output FILE.prom)", 0 },
 	{ "color", OPT_COLOR, "WHEN", 0, "Colour the text: auto (default) on a terminal unless NO_COLOR is "
 	  "set or TERM=dumb; always (also wraps to $COLUMNS, as on a terminal); never", 0 },
 	{ "peer", OPT_PEER, "ADDR", 0, "Judge this node and the peer at ADDR[:PORT] (running roce-doctor serve, "
@@ -125,6 +131,11 @@ static error_t parse_check(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--user cannot be used with --peer: each node's snapshot records its own "
 				   "default user's view");
 		return 0;
+	case OPT_FORMAT:
+		if (report_format_parse(arg, &a->format) < 0)
+			argp_error(state, "bad --format '%s': expected text, json, junit or prometheus", arg);
+		a->format_given = true;
+		return 0;
 	case OPT_COLOR:
 		if (colour_when_parse(arg, &a->colour) < 0)
 			argp_error(state, "bad --color '%s': expected auto, always or never", arg);
@@ -154,6 +165,19 @@ static struct text_style check_style;
 static void print_check(FILE *out, const json_t *doc)
 {
 	check_text_print(out, doc, &check_style);
+}
+
+/* The same for the machine formats: what the run was besides its document. */
+static struct run_meta check_meta;
+
+static void print_junit(FILE *out, const json_t *doc)
+{
+	check_junit_print(out, doc, &check_meta);
+}
+
+static void print_prometheus(FILE *out, const json_t *doc)
+{
+	check_prometheus_print(out, doc, &check_meta);
 }
 
 static int exit_code_of(enum severity worst)
@@ -200,12 +224,21 @@ int cmd_check(struct app *app, int argc, char **argv)
 	struct system_state *system;
 	struct nccl_if_list hca;
 	struct host host;
+	struct timespec started;
 	json_t *doc;
 	int code;
 
+	report_clock_start(&started);
 	if (command_parse(&check_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY | COMMON_TIMEOUT, argc, argv, &args,
 			  app) != 0)
 		return EXIT_USAGE;
+	if (app_resolve_format(app, "check", args.format_given, &args.format) != EXIT_OK)
+		return EXIT_USAGE;
+	if (args.format > REPORT_JSON && (args.list || args.peer.peer)) {
+		fprintf(stderr, "roce-doctor check: --format %s cannot be used with %s: it renders one node's findings "
+			"(use --json)\n", report_format_name(args.format), args.list ? "--list" : "--peer");
+		return EXIT_USAGE;
+	}
 	findings.only = args.only;
 	findings.skip = args.skip;
 	if (args.list)
@@ -247,9 +280,11 @@ int cmd_check(struct app *app, int argc, char **argv)
 		fprintf(stderr, "roce-doctor: cannot build the report: %s\n", strerror(ENOMEM));
 		code = EXIT_CANNOT_RUN;
 	} else {
-		text_style_resolve(&check_style, args.colour, STDOUT_FILENO);
+		text_style_resolve(&check_style, args.colour, app_output_fd(app));
 		check_style.verbose = app->verbose > 0;
-		code = app_emit(app, doc, &host.warnings, print_check, exit_code_of(findings_worst(&findings)));
+		report_meta_fill(&check_meta, app, &started);
+		code = app_emit(app, doc, &host.warnings, args.format == REPORT_JUNIT ? print_junit : args.format ==
+				REPORT_PROMETHEUS ? print_prometheus : print_check, exit_code_of(findings_worst(&findings)));
 		json_decref(doc);
 	}
 	free(rows);

@@ -5,12 +5,14 @@
 #include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/snapshot_file.h"
+#include "output/document_sink.h"
 #include "output/render.h"
 #include "util/rootfs.h"
 
-enum { OPT_ROOT = 0x100, OPT_FAMILY, OPT_TIMEOUT, OPT_FROM };
+enum { OPT_ROOT = 0x100, OPT_FAMILY, OPT_TIMEOUT, OPT_FROM, OPT_OUTPUT, OPT_PRETTY, OPT_COMPACT };
 
 /* What --from read, for app_root() and -v: a command answers from it as if it had probed. */
 static struct {
@@ -21,23 +23,32 @@ static struct {
 	char time[32];
 } recorded;
 
-/* Every common option once, with its help line once; takes 0: every command takes it. */
+/* Every common option once, with its help line once; takes 0: every command takes it, but one that takes
+ * a bit of refused_by (a command that prints no document) does not. */
 static const struct {
 	unsigned takes;
 	struct argp_option option;
+	unsigned refused_by;
 } common_options[] = {
-	{ 0, { "json", 'j', NULL, 0, "Print one JSON document on stdout", -1 } },
-	{ COMMON_ROOT, { "root", OPT_ROOT, "DIR", 0, "Read /sys, /proc and /etc under DIR (a copied host)", -1 } },
+	{ 0, { "json", 'j', NULL, 0, "Print one JSON document on stdout", -1 }, 0 },
+	{ 0, { "output", OPT_OUTPUT, "FILE", 0, "Write the document to FILE instead of stdout: to a temporary file "
+	       "beside it, renamed over FILE once whole (exit 3 and no FILE change when it cannot be written)", -1 },
+	  COMMON_EVENT_LOG },
+	{ 0, { "pretty", OPT_PRETTY, NULL, 0, "Indent the JSON document (the default on a terminal)", -1 },
+	  COMMON_EVENT_LOG },
+	{ 0, { "compact", OPT_COMPACT, NULL, 0, "Print the JSON document on one line (the default when stdout is "
+	       "not a terminal, or with --output)", -1 }, COMMON_EVENT_LOG },
+	{ COMMON_ROOT, { "root", OPT_ROOT, "DIR", 0, "Read /sys, /proc and /etc under DIR (a copied host)", -1 }, 0 },
 	{ COMMON_FROM, { "from", OPT_FROM, "FILE", 0, "Answer from a snapshot (roce-doctor snapshot's output; - "
-			 "reads stdin) as the command did on the host it was taken on", -1 } },
-	{ 0, { "verbose", 'v', NULL, 0, "Say on stderr which source answered for each port", -1 } },
-	{ 0, { NULL, 'h', NULL, 0, "Give this help list (as --help)", -1 } },
+			 "reads stdin) as the command did on the host it was taken on", -1 }, 0 },
+	{ 0, { "verbose", 'v', NULL, 0, "Say on stderr which source answered for each port", -1 }, 0 },
+	{ 0, { NULL, 'h', NULL, 0, "Give this help list (as --help)", -1 }, 0 },
 	{ COMMON_DEVICE, { "device", 'd', "DEV[/PORT]", 0, "Local RDMA port: DEV, DEV/PORT, DEV:PORT or a netdev name "
-			   "(default: the port whose GID reaches the peer)", -1 } },
+			   "(default: the port whose GID reaches the peer)", -1 }, 0 },
 	{ COMMON_FAMILY, { "family", OPT_FAMILY, "ipv4|ipv6", 0, "Address family of the RoCE v2 GID (and of the "
-			   "bootstrap address) NCCL will use (default ipv4)", -1 } },
+			   "bootstrap address) NCCL will use (default ipv4)", -1 }, 0 },
 	{ COMMON_TIMEOUT, { "timeout", OPT_TIMEOUT, "S", 0, "Give up after S seconds without an answer or a "
-			    "completion (default 10)", -1 } },
+			    "completion (default 10)", -1 }, 0 },
 };
 
 static error_t parse_common(int key, char *arg, struct argp_state *state)
@@ -61,6 +72,18 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		if (!*arg)
 			argp_error(state, "bad --from '': expected a snapshot file, or - for stdin");
 		app->from_file = arg;
+		return 0;
+	case OPT_OUTPUT:
+		if (!*arg)
+			argp_error(state, "bad --output '': expected a file name");
+		app->output_file = arg;
+		return 0;
+	case OPT_PRETTY:
+	case OPT_COMPACT:
+		if (app->layout != JSON_LAYOUT_AUTO && app->layout != (key == OPT_PRETTY ? JSON_LAYOUT_PRETTY :
+									 JSON_LAYOUT_COMPACT))
+			argp_error(state, "--pretty and --compact exclude each other");
+		app->layout = key == OPT_PRETTY ? JSON_LAYOUT_PRETTY : JSON_LAYOUT_COMPACT;
 		return 0;
 	case 'v':
 		app->verbose++;
@@ -89,6 +112,10 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 				   !(in->takes & COMMON_ROOT) ? "it needs this host's live RDMA devices, which a snapshot "
 				   "does not have" : strcmp(in->command, "snapshot") == 0 ? "a snapshot is taken of a host "
 				   "(live or --root DIR), not of another snapshot" : "it needs more than a snapshot records");
+		if (in->command && (in->takes & COMMON_EVENT_LOG) && (app->output_file || app->layout))
+			argp_error(state, "%s cannot be used with %s: it writes an event log, one line per event, not one "
+				   "document (redirect it: %s > FILE)", app->output_file ? "--output" : app->layout ==
+				   JSON_LAYOUT_PRETTY ? "--pretty" : "--compact", in->command, in->command);
 		if (app->from_file && app->root_dir)
 			argp_error(state, "--from and --root exclude each other: a snapshot records the root it was taken "
 				   "under");
@@ -97,6 +124,9 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		return ARGP_ERR_UNKNOWN;
 	}
 }
+
+_Static_assert(sizeof(common_options) / sizeof(common_options[0]) < sizeof(((struct common_child *)0)->options) /
+	       sizeof(struct argp_option), "struct common_child holds every common option and a terminator");
 
 void common_child_init(struct common_child *child, unsigned takes)
 {
@@ -110,7 +140,7 @@ void common_child_init(struct common_child *child, unsigned takes)
 			continue;
 		child->options[n] = common_options[i].option;
 		/* Refused with a reason rather than "unrecognized", so listed nowhere but still parsed. */
-		if (need & ~takes)
+		if (need & ~takes || common_options[i].refused_by & takes)
 			child->options[n].flags |= OPTION_HIDDEN;
 		n++;
 	}
@@ -332,22 +362,62 @@ void app_infiniband_path(const struct app *app, char *buf, size_t size)
 		 root_dir ? root_dir : "");
 }
 
+int app_output_fd(const struct app *app)
+{
+	return app->output_file ? -1 : STDOUT_FILENO;
+}
+
+int app_write_document(const struct app *app, const char *data, size_t len)
+{
+	char why[1024];
+
+	if (sink_write(app->output_file, data, len, why, sizeof(why)) == 0)
+		return EXIT_OK;
+	fprintf(stderr, "roce-doctor: %s\n", why);
+	return EXIT_CANNOT_RUN;
+}
+
+/* Indented for a person at a terminal, one line for a program (a pipe, a file, --output), unless told. */
+static bool json_pretty(const struct app *app)
+{
+	if (app->layout != JSON_LAYOUT_AUTO)
+		return app->layout == JSON_LAYOUT_PRETTY;
+	return !app->output_file && isatty(STDOUT_FILENO) == 1;
+}
+
 int app_emit(const struct app *app, json_t *doc, const struct notes *warnings,
 	     void (*text)(FILE *out, const json_t *doc), int code)
 {
+	char *data = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int ret = 0;
+
 	for (size_t i = 0; warnings && i < warnings->count; i++)
 		fprintf(stderr, "roce-doctor: warning: %s\n", warnings->items[i]);
+	/* Rendered whole in memory first: a failure while rendering leaves nothing written anywhere. */
+	mem = open_memstream(&data, &len);
+	if (!mem) {
+		fprintf(stderr, "roce-doctor: cannot render the output: %s\n", strerror(errno));
+		return EXIT_CANNOT_RUN;
+	}
 	if (app->json) {
 		if (warnings)
 			doc_add_warnings(doc, warnings);
-		if (render_json(stdout, doc) < 0)
-			code = EXIT_CANNOT_RUN;
+		ret = render_json_as(mem, doc, json_pretty(app));
 	} else {
-		text(stdout, doc);
+		text(mem, doc);
 	}
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "roce-doctor: cannot write output: %s\n", strerror(errno));
+	if (ferror(mem))
+		ret = -EIO;
+	if (fclose(mem) != 0 && ret == 0)
+		ret = -errno;
+	if (ret < 0) {
+		fprintf(stderr, "roce-doctor: cannot render the output: %s\n", strerror(-ret));
+		code = EXIT_CANNOT_RUN;
+	} else if (app_write_document(app, data, len) != EXIT_OK) {
 		code = EXIT_CANNOT_RUN;
 	}
+	free(data);
 	return code;
 }

@@ -26,10 +26,19 @@ enum common_option {
 	COMMON_FAMILY = 1 << 2,   /* --family ipv4|ipv6 */
 	COMMON_TIMEOUT = 1 << 3,  /* --timeout S */
 	COMMON_FROM = 1 << 4,     /* --from FILE (a snapshot); refused by the others as --root is */
+	COMMON_EVENT_LOG = 1 << 5, /* the command writes a log, not one document: --output is refused (serve) */
+};
+
+enum json_layout {
+	JSON_LAYOUT_AUTO,       /* indented on a terminal, one line otherwise */
+	JSON_LAYOUT_PRETTY,     /* --pretty */
+	JSON_LAYOUT_COMPACT,    /* --compact */
 };
 
 struct app {
 	bool json;
+	enum json_layout layout;
+	const char *output_file;        /* --output: the document goes there by a rename; NULL: stdout */
 	int verbose;
 	const char *root_dir;           /* NULL: the running host */
 	const char *from_file;          /* --from: a snapshot file, "-" for stdin; NULL when not given */
@@ -41,7 +50,7 @@ struct app {
 /* The common options as an argp child: the options a command takes (a mask of enum common_option) listed,
  * the rest hidden (--root, so it is refused with a reason) or left out. Input: a struct common_input. */
 struct common_child {
-	struct argp_option options[10];
+	struct argp_option options[16];   /* every common option and the terminator */
 	struct argp argp;
 };
 struct common_input {
@@ -87,7 +96,16 @@ void app_say_sources(const struct app *app, const struct host *host, const struc
 /* Where the RDMA devices were looked for: "/sys/class/infiniband", or under --root the real path. */
 void app_infiniband_path(const struct app *app, char *buf, size_t size);
 
-/* Prints warnings on stderr, then the document as JSON or through text(). Returns the exit code given. */
+/* The descriptor the document goes to, for terminal detection: stdout, or -1 with --output. */
+int app_output_fd(const struct app *app);
+
+/* Writes a rendered document to --output FILE (a temporary file renamed over it) or to stdout, whole or not at
+ * all. 0, or prints one line and returns EXIT_CANNOT_RUN. */
+int app_write_document(const struct app *app, const char *data, size_t len);
+
+/* Prints warnings on stderr, then the document as JSON (indented or one line: app->layout) or through text(),
+ * rendered in memory first and written by app_write_document. Returns the exit code given, or EXIT_CANNOT_RUN
+ * when the document could not be written. */
 int app_emit(const struct app *app, json_t *doc, const struct notes *warnings,
 	     void (*text)(FILE *out, const json_t *doc), int code);
 

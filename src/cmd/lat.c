@@ -4,18 +4,26 @@
 
 #include "cmd/commands.h"
 #include "cmd/perf_common.h"
+#include "cmd/report_format.h"
+#include "output/perf_machine.h"
 #include "output/render.h"
 
 #define LAT_MAX_ITERS 10000000u  /* one 8-byte sample each, kept until the percentiles are taken */
+
+enum { OPT_FORMAT = 0x100 };
 
 struct lat_args {
 	struct perf_conn_args conn;
 	struct perf_size_args sizes;
 	unsigned long iters;
+	enum report_format format;
+	bool format_given;
 };
 
 static const struct argp_option lat_options[] = {
 	{ "iters", 'n', "N", 0, "Round trips for each size (default 1000)", 0 },
+	{ "format", OPT_FORMAT, "FORMAT", 0, "text (default), json (as --json), junit (a testcase per size) or prometheus "
+	  "(a latency summary per size)", 0 },
 	{ 0 }
 };
 
@@ -30,6 +38,11 @@ static error_t parse_lat(int key, char *arg, struct argp_state *state)
 		return 0;
 	case 'n':
 		a->iters = parse_count(state, "--iters", arg, 1, LAT_MAX_ITERS);
+		return 0;
+	case OPT_FORMAT:
+		if (report_format_parse(arg, &a->format) < 0)
+			argp_error(state, "bad --format '%s': expected text, json, junit or prometheus", arg);
+		a->format_given = true;
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -56,6 +69,19 @@ static json_t *result_row(const struct client_size *r)
 			 (json_int_t)r->iters, "min_us", r->min_ns / 1e3, "median_us", r->median_ns / 1e3, "p99_us",
 			 r->p99_ns / 1e3, "max_us", r->max_ns / 1e3, "avg_us", r->avg_ns / 1e3, "check",
 			 perf_check_name(r->check));
+}
+
+/* app_emit()'s callbacks take no context: what the run was besides its document, filled before emitting. */
+static struct run_meta lat_meta;
+
+static void print_junit(FILE *out, const json_t *doc)
+{
+	perf_junit_print(out, doc, &lat_meta);
+}
+
+static void print_prometheus(FILE *out, const json_t *doc)
+{
+	perf_prometheus_print(out, doc, &lat_meta);
 }
 
 static double num(const json_t *obj, const char *key)
@@ -101,11 +127,15 @@ int cmd_lat(struct app *app, int argc, char **argv)
 	struct perf_target target;
 	struct notes warnings = { 0 };
 	uint32_t sizes[PERF_SWEEP_COUNT];
+	struct timespec started;
 	json_t *doc, *rows;
 	int code;
 
 	perf_conn_defaults(&a.conn);
+	report_clock_start(&started);
 	if (command_parse(&lat_argp, PERF_CLIENT_TAKES, argc, argv, &a, app) != 0)
+		return EXIT_USAGE;
+	if (app_resolve_format(app, "lat", a.format_given, &a.format) != EXIT_OK)
 		return EXIT_USAGE;
 	code = perf_client_prepare(app, &a.conn, &cfg, &target, &warnings);
 	if (code != EXIT_OK)
@@ -131,7 +161,9 @@ int cmd_lat(struct app *app, int argc, char **argv)
 		json_array_append_new(rows, result_row(&rep.sizes.items[i]));
 	json_object_set_new(doc, "results", rows);
 	code = rep.failure == CLIENT_OK ? EXIT_OK : perf_report_failure(&rep);
-	code = app_emit(app, doc, &warnings, print_lat, code);
+	report_meta_fill(&lat_meta, app, &started);
+	code = app_emit(app, doc, &warnings, a.format == REPORT_JUNIT ? print_junit : a.format == REPORT_PROMETHEUS ?
+			print_prometheus : print_lat, code);
 	json_decref(doc);
 	notes_free(&warnings);
 	client_report_free(&rep);

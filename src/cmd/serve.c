@@ -248,7 +248,7 @@ int cmd_serve(struct app *app, int argc, char **argv)
 	char err[512];
 	int code;
 
-	if (command_parse(&serve_argp, COMMON_DEVICE, argc, argv, &a, app) != 0)
+	if (command_parse(&serve_argp, COMMON_DEVICE | COMMON_EVENT_LOG, argc, argv, &a, app) != 0)
 		return EXIT_USAGE;
 	code = app_probe_host(app, &host);
 	if (code != EXIT_OK)

@@ -91,23 +91,45 @@ int snapshot_take(const struct app *app, struct snapshot *s)
 	return EXIT_OK;
 }
 
-static int write_snapshot(const struct snapshot *s, bool one_line)
+static int write_with_newline(const struct app *app, const char *text)
+{
+	size_t len = strlen(text);
+	char *line = malloc(len + 2);
+	int code;
+
+	if (!line) {
+		fprintf(stderr, "roce-doctor: cannot render the snapshot: out of memory\n");
+		return EXIT_CANNOT_RUN;
+	}
+	memcpy(line, text, len);
+	memcpy(line + len, "\n", 2);
+	code = app_write_document(app, line, len + 1);
+	free(line);
+	return code;
+}
+
+/* Always JSON: indented unless --json-lines or --compact (a snapshot is indented by default wherever it goes). */
+static int write_snapshot(const struct app *app, const struct snapshot *s, bool one_line)
 {
 	json_t *doc = snapshot_to_json(s);
-	int ret;
+	char *text;
+	int code;
 
 	if (!doc) {
 		fprintf(stderr, "roce-doctor: cannot build the snapshot: out of memory, or a host file holds text "
 			"that is not UTF-8\n");
 		return EXIT_CANNOT_RUN;
 	}
-	ret = json_dumpf(doc, stdout, (one_line ? JSON_COMPACT : JSON_INDENT(2)) | JSON_PRESERVE_ORDER);
+	text = json_dumps(doc, (one_line ? JSON_COMPACT : JSON_INDENT(2)) | JSON_PRESERVE_ORDER);
 	json_decref(doc);
-	if (ret < 0 || fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
-		fprintf(stderr, "roce-doctor: cannot write output: %s\n", strerror(errno));
+	if (!text) {
+		fprintf(stderr, "roce-doctor: cannot render the snapshot: out of memory\n");
 		return EXIT_CANNOT_RUN;
 	}
-	return EXIT_OK;
+	/* The newline belongs to the document: the sink gets both in one piece. */
+	code = write_with_newline(app, text);
+	free(text);
+	return code;
 }
 
 int cmd_snapshot(struct app *app, int argc, char **argv)
@@ -118,6 +140,10 @@ int cmd_snapshot(struct app *app, int argc, char **argv)
 
 	if (command_parse(&snapshot_argp, COMMON_ROOT, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
+	if (args.one_line && app->layout == JSON_LAYOUT_PRETTY) {
+		fprintf(stderr, "roce-doctor snapshot: --json-lines and --pretty exclude each other\n");
+		return EXIT_USAGE;
+	}
 	s = calloc(1, sizeof(*s));   /* the identity is ~100 KiB of fixed fields */
 	if (!s) {
 		fprintf(stderr, "roce-doctor: out of memory\n");
@@ -132,7 +158,7 @@ int cmd_snapshot(struct app *app, int argc, char **argv)
 	for (size_t i = 0; code == EXIT_OK && i < s->warnings.count; i++)
 		fprintf(stderr, "roce-doctor: warning: %s\n", s->warnings.items[i]);
 	if (code == EXIT_OK)
-		code = write_snapshot(s, args.one_line);
+		code = write_snapshot(app, s, args.one_line || app->layout == JSON_LAYOUT_COMPACT);
 	snapshot_free(s);
 	free(s);
 	return code;

@@ -29,11 +29,17 @@ void doc_add_warnings(json_t *doc, const struct notes *warnings)
 	json_object_set_new(doc, "warnings", list);
 }
 
-int render_json(FILE *out, const json_t *doc)
+int render_json_as(FILE *out, const json_t *doc, bool pretty)
 {
-	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 || fputc('\n', out) == EOF)
+	/* JSON_INDENT(0) without JSON_COMPACT: jansson's one line with its usual separators. */
+	if (json_dumpf(doc, out, JSON_INDENT(pretty ? 2 : 0) | JSON_PRESERVE_ORDER) < 0 || fputc('\n', out) == EOF)
 		return -EIO;
 	return 0;
+}
+
+int render_json(FILE *out, const json_t *doc)
+{
+	return render_json_as(out, doc, true);
 }
 
 void render_cell(const json_t *value, char *buf, size_t size)

@@ -3,6 +3,7 @@
 #define ROCE_DOCTOR_RENDER_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "util/notes.h"
@@ -21,8 +22,12 @@ json_t *json_str_or_null(const char *s);
 /* "warnings": [...] */
 void doc_add_warnings(json_t *doc, const struct notes *warnings);
 
-/* Exactly one JSON document and a newline. 0 or -EIO. */
+/* Exactly one JSON document and a newline, indented. 0 or -EIO. */
 int render_json(FILE *out, const json_t *doc);
+
+/* The same, indented or on one line (members still separated by ", " and ": ", so a line-oriented grep for
+ * "key": "value" finds it either way). */
+int render_json_as(FILE *out, const json_t *doc, bool pretty);
 
 /* An aligned table of the row objects in rows; null and missing members print as "-". */
 void render_table(FILE *out, const json_t *rows, const struct column *columns, size_t count);

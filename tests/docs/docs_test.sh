@@ -50,8 +50,8 @@ documented=$(sed -nE 's/^\| `([a-z0-9_]+\.[a-z0-9_]+)` \|.*/\1/p' <<< "$checks_s
 for f in "$src"/tests/fixtures/*/; do
 	[ -d "$f/sys" ] || [ -d "$f/etc" ] || continue
 	name=$(basename "$f")
-	# The document is indented one member a line (render_json): each finding's "id" line names it.
-	emitted=$("$rd" --root "$f" --json check 2> /dev/null | sed -nE 's/^ +"id": "([a-z0-9_.]+)",$/\1/p' | sort -u)
+	# --pretty: indented one member a line (one line is the default into a pipe): each "id" line names it.
+	emitted=$("$rd" --root "$f" --json --pretty check 2> /dev/null | sed -nE 's/^ +"id": "([a-z0-9_.]+)",$/\1/p' | sort -u)
 	missing=""
 	for id in $emitted; do grep -qx -- "$id" <<< "$documented" || missing="$missing $id"; done
 	judge "$emitted" "$missing" "check --root $name emitted no ids" "README documents every id check emits on $name" \
@@ -86,7 +86,7 @@ for run in "cx6lx-2port devices" "cx6lx-2port gid" "cx6lx-2port gid --suggest" "
 	"cx6lx-2port nccl-env" "eight-hca check" "cx6lx-2port check --list" "nccl-libs nccl" "dgx-h100 topo"; do
 	set -- $run
 	fixture=$1; shift
-	keys=$("$rd" --root "$src/tests/fixtures/$fixture" --json "$@" 2> /dev/null | sed -nE 's/^ *"([a-z_0-9]+)": .*/\1/p' | sort -u)
+	keys=$("$rd" --root "$src/tests/fixtures/$fixture" --json --pretty "$@" 2> /dev/null | sed -nE 's/^ *"([a-z_0-9]+)": .*/\1/p' | sort -u)
 	missing=""
 	for k in $keys; do grep -qE -- "(^|[^a-z_])$k([^a-z_]|$)" <<< "$json_section" || missing="$missing $k"; done
 	judge "$keys" "$missing" "--json $* on $fixture gave no members" \
