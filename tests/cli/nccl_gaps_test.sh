@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Issue 13's remaining gaps: NCCL_IB_HCA read as each NCCL on the node reads it (an empty ':port' is port 0
-# before 2.30.7, every port from it on; ':rail:plane' read from 2.30.7 on).
+# before 2.30.7, every port from it on; ':rail:plane' read from 2.30.7 on); gid --suggest's and nccl-env's
+# GID index advice by the NCCL versions found (or --nccl-version).
 # usage: nccl_gaps_test.sh ROCE_DOCTOR FIXTURES_DIR   (TAP on stdout)
 set -u
 BIN=$1
@@ -69,5 +70,50 @@ with_env plain NCCL_IB_HCA==mlx5_0:1,mlx5_1:1
 run --root "$scratch/plain" check --only nccl.ib_hca
 [ "$rc" -eq 0 ] && ! grep -q "NCCL_IB_HCA for NCCL" "$out"
 result "a value every version reads alike gives no per-version finding" $?
+
+# ---- gid --suggest and nccl-env by NCCL version ----
+CONDA='NCCL 2.18.3 (conda env train (/opt/conda/envs/train): /opt/conda/envs/train/lib/libnccl.so.2.18.3)'
+run --root "$FIX/nccl-libs" gid --suggest
+[ "$rc" -eq 0 ] && [ "$(head -1 "$out")" = "NCCL_IB_GID_INDEX=5" ] &&
+	grep -qxF "$CONDA: set NCCL_IB_GID_INDEX=5 (it would use 0 on every HCA, link-local: before 2.21 NCCL does not choose)" "$out" &&
+	grep -qxF "NCCL 2.28.9 (venv /opt/torch/.venv: /$WHEEL): leave it unset; it will pick 5 on every HCA" "$out"
+result "gid --suggest: each NCCL found, with its path: 2.18.3 must be told 5, 2.28.9 picks 5 itself" $?
+
+with_env v1 NCCL_IB_ROCE_VERSION_NUM=1
+run --root "$scratch/v1" gid --suggest --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = {x["version"]: x for x in d["nccl_versions"]}
+sys.exit(0 if v["2.28.9"]["gid_index"] == 5 and v["2.28.9"]["advice"] == "set NCCL_IB_GID_INDEX=5 (it would pick 4 on every HCA, RoCE v1)"
+         and v["2.28.9"]["path"] == "/'"$WHEEL"'" and v["2.28.9"]["where"] == "venv /opt/torch/.venv" else 1)' "$out"
+result "gid --suggest --json: a 2.21+ NCCL whose own choice is wrong here (NCCL_IB_ROCE_VERSION_NUM=1) is told what to set" $?
+
+run --root "$FIX/nccl-libs" nccl-env
+[ "$rc" -eq 0 ] && grep -qxF "# $CONDA: set NCCL_IB_GID_INDEX=5 (it would use 0 on every HCA, link-local: before 2.21 NCCL does not choose)" "$out" &&
+	grep -qxF "export NCCL_IB_GID_INDEX='5'   # RoCE v2 IPv4 GID on every chosen port (unset, NCCL 2.18.3 would use 0)" "$out"
+result "nccl-env with an NCCL before 2.21 on the node: the index is set, and the comment says which NCCL needs it" $?
+
+run --root "$FIX/nccl-libs" nccl-env --nccl-version 2.28
+[ "$rc" -eq 0 ] && ! grep -q NCCL_IB_GID_INDEX= "$out" &&
+	grep -qxF "# NCCL 2.28 (--nccl-version): leave it unset; it will pick 5 on every HCA" "$out" &&
+	grep -qF "NCCL_IB_GID_INDEX left to NCCL" "$out"
+result "nccl-env --nccl-version 2.28: NCCL_IB_GID_INDEX is left out, NCCL picks 5 on every HCA itself" $?
+
+run --root "$FIX/nccl-libs" nccl-env --nccl-version 2.28 --format json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = d["nccl_versions"]
+sys.exit(0 if len(n) == 1 and n[0]["gid_index"] is None and n[0]["path"] is None
+         and "NCCL_IB_GID_INDEX" not in [v["name"] for v in d["variables"]] else 1)' "$out"
+result "nccl-env JSON: nccl_versions, and no NCCL_IB_GID_INDEX variable" $?
+
+run --root "$FIX/eight-hca" nccl-env
+[ "$rc" -eq 0 ] && grep -qxF "export NCCL_IB_GID_INDEX='3'   # RoCE v2 IPv4 GID on every chosen port" "$out" && ! grep -q "^# NCCL " "$out"
+result "nccl-env with no NCCL found: the index as before, no version lines" $?
+
+bad "nccl-env --nccl-version x: usage error" 64 "bad --nccl-version 'x'" -- --root "$FIX/nccl-libs" nccl-env --nccl-version x
+bad "gid --nccl-version without --suggest: usage error" 64 "apply only with --suggest" -- --root "$FIX/nccl-libs" gid --nccl-version 2.18
 
 tap_end
