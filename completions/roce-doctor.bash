@@ -62,9 +62,9 @@ _roce_doctor()
 		"") COMPREPLY=($(compgen -W "$_roce_doctor_commands help --json --output --pretty --compact --root --from --verbose --help --version -h" -- "$cur")) ;;
 		help) COMPREPLY=($(compgen -W "$_roce_doctor_commands" -- "$cur")) ;;
 		devices) COMPREPLY=($(compgen -W "--brief --from --json --output --pretty --compact --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
-		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --netdev --from --json --output --pretty --compact --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
+		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --netdev --nccl-version --from --json --output --pretty --compact --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
 		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --color --from --peer --master-port --no-bw --timeout --peer-fixture --verbose --json --format --output --pretty --compact --help" -- "$cur")) ;;
-		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --family --from --peer --master-port --peer-fixture --json --output --pretty --compact --verbose --help" -- "$cur")) ;;
+		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --nccl-version --family --from --peer --master-port --peer-fixture --json --output --pretty --compact --verbose --help" -- "$cur")) ;;
 		nccl) COMPREPLY=($(compgen -W "--nccl-version --from --json --output --pretty --compact --verbose --help" -- "$cur")) ;;
 		topo) COMPREPLY=($(compgen -W "--json --output --pretty --compact --verbose --help" -- "$cur")) ;;
 		snapshot) COMPREPLY=($(compgen -W "--json-lines --json --output --pretty --compact --verbose --help" -- "$cur")) ;;

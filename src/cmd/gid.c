@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "cmd/nccl_versions.h"
 #include "core/gid_suggest.h"
 #include "core/nccl_env.h"
 #include "netcfg/route_lookup.h"
@@ -19,6 +20,7 @@ struct gid_args {
 	const char *peer_text;
 	struct in6_addr peer;
 	const char *netdev;  /* --netdev */
+	const char *nccl_version;   /* --nccl-version */
 	struct port_selection sel;
 };
 
@@ -27,6 +29,7 @@ static const struct argp_option gid_options[] = {
 	{ "peer", OPT_PEER, "ADDR", 0, "Prefer the GID whose subnet reaches ADDR", 0 },
 	{ "netdev", OPT_NETDEV, "IF", 0, "Where GIDs of one address sit on several netdevs (a bond and a VLAN on it), "
 	  "take the one on IF (default: the port's own netdev)", 0 },
+	NCCL_VERSION_OPTION,
 	{ 0 }
 };
 
@@ -43,6 +46,9 @@ static error_t parse_gid(int key, char *arg, struct argp_state *state)
 			argp_error(state, "bad --peer '%s': expected an IPv4 or IPv6 address", arg);
 		a->peer_text = arg;
 		return 0;
+	case OPT_NCCL_VERSION_KEY:
+		a->nccl_version = arg;
+		return nccl_version_option(state, arg);
 	case OPT_NETDEV:
 		if (!arg[0] || strlen(arg) >= IF_NAMESIZE)
 			argp_error(state, "bad --netdev '%s': expected an interface name", arg);
@@ -55,8 +61,8 @@ static error_t parse_gid(int key, char *arg, struct argp_state *state)
 		return 0;
 	case ARGP_KEY_END:
 		a->family = a->app->family;
-		if (!a->suggest && (a->family || a->peer_text || a->netdev))
-			argp_error(state, "--family, --peer and --netdev apply only with --suggest");
+		if (!a->suggest && (a->family || a->peer_text || a->netdev || a->nccl_version))
+			argp_error(state, "--family, --peer, --netdev and --nccl-version apply only with --suggest");
 		if (a->peer_text && a->family &&
 		    (a->family == AF_INET) != gid_is_ipv4_mapped(&a->peer))
 			argp_error(state, "--peer %s is not an address of the --family asked for", a->peer_text);
@@ -236,6 +242,10 @@ static void print_suggestion(FILE *out, const json_t *doc)
 		print_port(out, row);
 		fprintf(out, "left out - %s\n", json_string_value(json_object_get(row, "reason")));
 	}
+	/* What each NCCL on the node does with the index unset: whether the line above is needed at all. */
+	json_array_foreach(json_object_get(doc, "nccl_versions"), i, row)
+		fprintf(out, "%s: %s\n", json_string_value(json_object_get(row, "name")),
+			json_string_value(json_object_get(row, "advice")));
 }
 
 /* Ethernet ports when there are any: an InfiniBand port beside them needs no GID index. */
@@ -382,13 +392,16 @@ static int check_netdev_option(const struct host *host, const struct gid_args *a
 int cmd_gid(struct app *app, int argc, char **argv)
 {
 	struct gid_args args = { .app = app };
+	struct system_state recorded = { 0 };
+	bool recorded_known = false;
 	struct host host;
 	json_t *doc;
 	int code;
 
 	if (command_parse(&gid_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
-	code = app_probe_host(app, &host);
+	/* --from reads the snapshot once (stdin cannot be read twice), with the NCCL libraries it recorded. */
+	code = app->from_file ? app_read_snapshot(app, &host, &recorded, &recorded_known) : app_probe_host(app, &host);
 	if (code != EXIT_OK)
 		return code;
 	code = check_selection(&host, &args.sel);
@@ -402,12 +415,24 @@ int cmd_gid(struct app *app, int argc, char **argv)
 	if (code == EXIT_OK && args.netdev)
 		code = check_netdev_option(&host, &args);
 	if (code != EXIT_OK) {
+		if (recorded_known)
+			system_free(&recorded);
 		host_free(&host);
 		return code;
 	}
 	app_say_sources(app, &host, &args.sel);
 	if (args.suggest) {
+		struct nccl_advice advice;
+
 		doc = suggestion_doc(&host, &args, &code);
+		if (nccl_versions_advise(app, &host, recorded_known ? &recorded : NULL, args.nccl_version, &advice) < 0) {
+			fprintf(stderr, "roce-doctor: out of memory\n");
+			code = EXIT_CANNOT_RUN;
+			json_decref(doc);
+			goto out;
+		}
+		json_object_set_new(doc, "nccl_versions", nccl_versions_json(&advice));
+		nccl_advice_free(&advice);
 		code = app_emit(app, doc, &host.warnings, print_suggestion, code);
 	} else {
 		doc = doc_new("gid");
@@ -415,6 +440,9 @@ int cmd_gid(struct app *app, int argc, char **argv)
 		code = app_emit(app, doc, &host.warnings, print_gid_table, EXIT_OK);
 	}
 	json_decref(doc);
+out:
+	if (recorded_known)
+		system_free(&recorded);
 	host_free(&host);
 	return code;
 }

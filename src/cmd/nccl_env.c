@@ -1,10 +1,13 @@
+#include <errno.h>
 /* roce-doctor nccl-env: the NCCL environment for this host, as sh, env-file, docker flags, k8s YAML or JSON. */
 #include <string.h>
 
 #include "cmd/commands.h"
 #include "cmd/peer_source.h"
 #include "cmd/nccl_env_peer.h"
+#include "cmd/nccl_versions.h"
 #include "core/nccl_env.h"
+#include "core/nccl_env_versions.h"
 #include "core/pair.h"
 #include "core/nccl_rails.h"
 #include "output/render.h"
@@ -19,6 +22,7 @@ struct nccl_env_args {
 	bool format_given;
 	const char *peer, *peer_fixture;  /* --peer: one environment for this node and the peer (nccl_env_peer.c) */
 	unsigned master_port;
+	const char *nccl_version;         /* --nccl-version */
 };
 
 static const struct argp_option nccl_env_options[] = {
@@ -32,6 +36,7 @@ static const struct argp_option nccl_env_options[] = {
 	  "29500)", 1 },
 	{ "peer-fixture", OPT_PEER_FIXTURE, "DIR", 0, "With --peer, for tests: the peer's snapshot from "
 	  "DIR/snapshot.json instead of a serve", 1 },
+	NCCL_VERSION_OPTION,
 	{ 0 }
 };
 
@@ -50,6 +55,9 @@ static error_t parse_nccl_env(int key, char *arg, struct argp_state *state)
 			}
 		argp_error(state, "bad --format '%s': expected sh, env, json, docker or k8s", arg);
 		return 0;
+	case OPT_NCCL_VERSION_KEY:
+		a->nccl_version = arg;
+		return nccl_version_option(state, arg);
 	case OPT_SOCKET_IF:
 		a->socket_if = arg;
 		return 0;
@@ -105,12 +113,24 @@ static void put_sh_quoted(FILE *out, const char *s)
 	fputc('\'', out);
 }
 
+/* "# NCCL 2.28.9 (venv ...): leave it unset; it will pick 5 on every HCA", one line per NCCL found. */
+static void print_versions(FILE *out, const json_t *doc, const char *indent)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(json_object_get(doc, "nccl_versions"), i, v)
+		fprintf(out, "%s# %s: %s\n", indent, json_string_value(json_object_get(v, "name")),
+			json_string_value(json_object_get(v, "advice")));
+}
+
 static void print_sh(FILE *out, const json_t *doc)
 {
 	size_t i;
 	json_t *v;
 
 	fprintf(out, "# roce-doctor nccl-env: %s\n", json_string_value(json_object_get(doc, "summary")));
+	print_versions(out, doc, "");
 	json_array_foreach(json_object_get(doc, "variables"), i, v) {
 		fprintf(out, "export %s=", json_string_value(json_object_get(v, "name")));
 		put_sh_quoted(out, json_string_value(json_object_get(v, "value")));
@@ -124,6 +144,7 @@ static void print_env(FILE *out, const json_t *doc)
 	json_t *v;
 
 	fprintf(out, "# roce-doctor nccl-env: %s\n", json_string_value(json_object_get(doc, "summary")));
+	print_versions(out, doc, "");
 	json_array_foreach(json_object_get(doc, "variables"), i, v) {
 		fprintf(out, "# %s\n%s=%s\n", json_string_value(json_object_get(v, "comment")),
 			json_string_value(json_object_get(v, "name")), json_string_value(json_object_get(v, "value")));
@@ -152,7 +173,9 @@ static void print_k8s(FILE *out, const json_t *doc)
 	size_t i;
 	json_t *v;
 
-	fprintf(out, "# roce-doctor nccl-env: %s\nenv:\n", json_string_value(json_object_get(doc, "summary")));
+	fprintf(out, "# roce-doctor nccl-env: %s\n", json_string_value(json_object_get(doc, "summary")));
+	print_versions(out, doc, "");
+	fprintf(out, "env:\n");
 	json_array_foreach(json_object_get(doc, "variables"), i, v) {
 		fprintf(out, "  # %s\n  - name: %s\n    value: \"", json_string_value(json_object_get(v, "comment")),
 			json_string_value(json_object_get(v, "name")));
@@ -190,23 +213,22 @@ static json_t *left_out_json(const struct nccl_env *env)
 }
 
 /* The host, and its PCIe placement: read under the root, or both as the snapshot recorded them (in one read:
- * stdin cannot be read twice; a snapshot without the placement gives no rails, as before). */
-static int host_and_pci(const struct app *app, struct host *host, struct pci_topology *t)
+ * stdin cannot be read twice; a snapshot without the placement gives no rails, as before). With --from, *known
+ * says whether *s holds the snapshot's system sources (then the caller frees it). */
+static int host_and_pci(const struct app *app, struct host *host, struct pci_topology *t, struct system_state *s,
+			bool *known)
 {
 	struct notes ignored = { 0 };   /* topo and check report what reading the tree warns about */
-	struct system_state s = { 0 };
 	struct rootfs root;
-	bool known = false;
 	int code;
 
+	*known = false;
 	if (app->from_file) {
-		code = app_read_snapshot(app, host, &s, &known);
-		if (code == EXIT_OK && known && s.pci_read) {
-			*t = s.pci;
-			memset(&s.pci, 0, sizeof(s.pci));
+		code = app_read_snapshot(app, host, s, known);
+		if (code == EXIT_OK && *known && s->pci_read) {
+			*t = s->pci;
+			memset(&s->pci, 0, sizeof(s->pci));
 		}
-		if (code == EXIT_OK)
-			system_free(&s);
 		return code;
 	}
 	code = app_probe_host(app, host);
@@ -226,6 +248,10 @@ int cmd_nccl_env(struct app *app, int argc, char **argv)
 	struct nccl_left_out rails_lo[NCCL_LEFT_OUT_MAX];
 	struct pci_topology pci = { 0 };
 	struct nccl_env env;
+	struct nccl_advice advice = { 0 };
+	json_t *versions = NULL;
+	struct system_state recorded = { 0 };
+	bool recorded_known;
 	struct host host, view;
 	size_t rails_n = 0;
 	int built;
@@ -241,7 +267,7 @@ int cmd_nccl_env(struct app *app, int argc, char **argv)
 		return nccl_env_peer_run(app, args.peer, args.peer_fixture,
 					 args.master_port ? args.master_port : PAIR_MASTER_PORT_DEFAULT);
 	}
-	code = host_and_pci(app, &host, &pci);
+	code = host_and_pci(app, &host, &pci, &recorded, &recorded_known);
 	if (code != EXIT_OK)
 		return code;
 	app_say_sources(app, &host, NULL);
@@ -251,9 +277,26 @@ int cmd_nccl_env(struct app *app, int argc, char **argv)
 	built = nccl_env_build(&view, app->family ? app->family : AF_INET, args.socket_if, &env, why, sizeof(why));
 	if (built == 0)
 		nccl_rails_finish(&host, rails_lo, rails_n, &env);
+	/* The GID index by the NCCLs that will read it, over the ports chosen. */
+	if (built == 0 && nccl_versions_advise(app, &view, recorded_known ? &recorded : NULL, args.nccl_version,
+						 &advice) < 0) {
+		fprintf(stderr, "roce-doctor: out of memory\n");
+		built = -ENOMEM;
+	}
+	if (built == 0) {
+		nccl_env_follow_versions(&env, &advice);
+		versions = nccl_versions_json(&advice);   /* now: the advice points into view and recorded */
+		nccl_advice_free(&advice);
+	}
+	if (recorded_known)
+		system_free(&recorded);
 	if (view.devices != host.devices)
 		free(view.devices);
 	pci_topology_free(&pci);
+	if (built == -ENOMEM) {
+		host_free(&host);
+		return EXIT_CANNOT_RUN;
+	}
 	if (built < 0) {
 		for (size_t i = 0; i < host.warnings.count; i++)
 			fprintf(stderr, "roce-doctor: warning: %s\n", host.warnings.items[i]);
@@ -270,6 +313,7 @@ int cmd_nccl_env(struct app *app, int argc, char **argv)
 						      env.vars[i].value, "comment", env.vars[i].comment));
 	json_object_set_new(doc, "variables", vars);
 	json_object_set_new(doc, "left_out", left_out_json(&env));
+	json_object_set_new(doc, "nccl_versions", versions);
 	if (env.speed_warning[0])
 		notes_add(&host.warnings, "%s", env.speed_warning);
 	print_left_out(&env);

@@ -6,6 +6,8 @@
 
 #include "core/checks.h"
 #include "core/nccl_hca_fix.h"
+#include "core/nccl_hca_syntax.h"
+#include "util/text_append.h"
 
 bool nccl_hca_port_selected(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p)
 {
@@ -39,6 +41,67 @@ static size_t usable_ports(const struct check_input *in, char *buf, size_t size)
 	return n;
 }
 
+/* Whether value selects a port as the newest NCCL on the node reads it. */
+static bool selects_any(const char *value, const struct nccl_hca_readings *r, const struct nccl_if_candidate *cand,
+			size_t n)
+{
+	struct nccl_if_list list;
+
+	nccl_hca_read_as(value, r->reference_known ? &r->reference_version : NULL, &list);
+	for (size_t i = 0; i < n; i++)
+		if (nccl_if_list_selects(&list, cand[i].name, cand[i].port))
+			return true;
+	return false;
+}
+
+/* How to put a newer NCCL where this one is: by the package it came in. */
+static void upgrade_fix(const struct nccl_lib *l, const char *version, char *fix, size_t size)
+{
+	if (strcmp(l->package_manager, "pip") == 0)
+		snprintf(fix, size, "pip install -U '%s>=%s'", l->package_name, version);
+	else if (strncmp(l->places[0].where, "conda", 5) == 0)
+		snprintf(fix, size, "conda install -c conda-forge 'nccl>=%s'   # in %s", version, l->places[0].where);
+	else if (strcmp(l->package_manager, "dpkg") == 0)
+		snprintf(fix, size, "apt-get install --only-upgrade %s   # to %s or later", l->package_name, version);
+	else
+		snprintf(fix, size, "pip install -U 'nvidia-nccl-cu12>=%s'   # in place of %s", version, l->real_path);
+}
+
+/* The NCCLs on the node that read the value otherwise than the newest one: each named, with what it reads
+ * and the spelling every version reads alike (or the upgrade, when there is none). */
+static void check_ib_hca_versions(const struct check_input *in, const struct nccl_setting *s,
+				  const struct nccl_hca_readings *r, struct findings *out)
+{
+	const struct nccl_hca_reading *ref = r->reference_known ? &r->items[r->reference] : NULL;
+	char portable[1100], line[1200], fix[1600], subject[96];
+	bool has_portable = nccl_hca_portable(s->value, in->host, portable, sizeof(portable)) &&
+			    strcmp(portable, s->value) != 0;
+
+	for (size_t k = 0; ref && k < r->count; k++) {
+		const struct nccl_hca_reading *v = &r->items[k];
+
+		/* Rails and planes not read by an NCCL whose selection is otherwise right: said once per version
+		 * (a reference that selects other ports says it in the main finding). */
+		if (!(v->differs && k != r->reference) && !(v->ignores_rail_plane && !v->differs_from_newest))
+			continue;
+		snprintf(subject, sizeof(subject), "NCCL_IB_HCA for NCCL %s", v->version);
+		if (has_portable && v->differs && k != r->reference) {
+			snprintf(line, sizeof(line), "NCCL_IB_HCA=%s", portable);
+			where_fix(s, line, fix, sizeof(fix));
+		} else {
+			upgrade_fix(v->first, NCCL_HCA_RAIL_PLANE_SINCE, fix, sizeof(fix));
+		}
+		if (v->differs && k != r->reference)
+			finding_add(out, "nccl.ib_hca", v->selected ? SEVERITY_WARN : SEVERITY_FAIL, subject, fix,
+				    "NCCL %s (%s) reads NCCL_IB_HCA=%s otherwise than NCCL %s (%s): %s; it selects %zu "
+				    "port(s) where %s selects %zu", v->version, v->first->real_path, s->value,
+				    ref->version, ref->first->real_path, v->how, v->selected, ref->version, ref->selected);
+		else
+			finding_add(out, "nccl.ib_hca", SEVERITY_INFO, subject, fix, "NCCL %s (%s) reads NCCL_IB_HCA=%s "
+				    "without its rails and planes: %s", v->version, v->first->real_path, s->value, v->how);
+	}
+}
+
 static void check_ib_hca(const struct check_input *in, struct findings *out)
 {
 	const struct host *h = in->host;
@@ -49,7 +112,8 @@ static void check_ib_hca(const struct check_input *in, struct findings *out)
 	struct nccl_if_list list;
 	size_t n = 0, chosen = 0;
 	char usable[512], line[1200], fix[1600], missing[512] = "", subject[340], corrected[1100], why[512] = "",
-	     fixed[540] = "";
+	     fixed[540] = "", note[800] = "", portable[1100];
+	struct nccl_hca_readings readings;
 
 	if (!findings_wanted(out, "nccl.ib_hca"))
 		return;
@@ -57,7 +121,12 @@ static void check_ib_hca(const struct check_input *in, struct findings *out)
 		finding_add(out, "nccl.ib_hca", SEVERITY_OK, "NCCL_IB_HCA", NULL, "unset: NCCL uses every HCA");
 		return;
 	}
-	nccl_if_list_parse(s->value, NCCL_IB_HCA_ENTRIES_MAX, &list);
+	/* Judged as the newest NCCL on the node reads it; the others, where they read it otherwise, below. */
+	nccl_hca_readings_build(s->value, h, in->nccl_libs, &readings);
+	nccl_hca_read_as(s->value, readings.reference_known ? &readings.reference_version : NULL, &list);
+	if (readings.reference_known && readings.items[readings.reference].how[0])
+		snprintf(note, sizeof(note), " (NCCL %s, the newest here: %s)", readings.items[readings.reference].version,
+			 readings.items[readings.reference].how);
 	for (size_t i = 0; i < h->device_count; i++)
 		for (size_t j = 0; j < h->devices[i].port_count && n < 256; j++)
 			cand[n++] = (struct nccl_if_candidate){ h->devices[i].name, (int)h->devices[i].ports[j].num };
@@ -68,12 +137,17 @@ static void check_ib_hca(const struct check_input *in, struct findings *out)
 		size_t len = strlen(missing);
 
 		if (!hits[j])
-			snprintf(missing + len, sizeof(missing) - len, "%s'%s'", len ? ", " : "", list.entries[j].prefix);
+			snprintf(missing + len, sizeof(missing) - len, list.entries[j].port == -1 ? "%s'%s'" : "%s'%s:%d'",
+				 len ? ", " : "", list.entries[j].prefix, list.entries[j].port);
 	}
 	snprintf(subject, sizeof(subject), "NCCL_IB_HCA (%s)", s->source);
 	/* A typo is fixed where it is, keeping the rest of the user's list; only when nothing of it can be kept
 	 * (or it is all right and still selects nothing) is the fix the list of usable ports. */
-	if (missing[0] && nccl_hca_fix(&list, hits, h, corrected, sizeof(corrected), why, sizeof(why)) > 0 &&
+	if (note[0] && nccl_hca_portable(s->value, h, portable, sizeof(portable)) &&
+	    strcmp(portable, s->value) != 0 && selects_any(portable, &readings, cand, n))
+		/* Only the spelling is wrong for this NCCL: the one every version reads alike keeps the intent. */
+		snprintf(line, sizeof(line), "NCCL_IB_HCA=%s", portable);
+	else if (missing[0] && nccl_hca_fix(&list, hits, h, corrected, sizeof(corrected), why, sizeof(why)) > 0 &&
 	    nccl_hca_fix_selects(corrected, cand, n))
 		snprintf(line, sizeof(line), "NCCL_IB_HCA=%s", corrected);
 	else if (usable_ports(in, usable, sizeof(usable)))
@@ -85,19 +159,20 @@ static void check_ib_hca(const struct check_input *in, struct findings *out)
 		snprintf(fixed, sizeof(fixed), "; the fix: %s", why);
 	if (chosen == 0) {
 		finding_add(out, "nccl.ib_hca", SEVERITY_FAIL, subject, fix, "NCCL_IB_HCA=%s selects no HCA port here%s%s: "
-			    "NCCL falls back to sockets or fails%s", s->value, missing[0] ? "; no HCA matches " : "", missing,
-			    fixed);
+			    "NCCL falls back to sockets or fails%s%s", s->value, missing[0] ? "; no HCA matches " : "", missing,
+			    note, fixed);
 	} else if (missing[0] && !list.exclude) {
 		finding_add(out, "nccl.ib_hca", SEVERITY_FAIL, subject, fix, "NCCL_IB_HCA=%s: %s matches no HCA "
-			    "(NCCL matches each entry as a name prefix, '=' for exact names); %zu port(s) selected%s", s->value,
-			    missing, chosen, fixed);
+			    "(NCCL matches each entry as a name prefix, '=' for exact names); %zu port(s) selected%s%s", s->value,
+			    missing, chosen, note, fixed);
 	} else if (missing[0]) {
-		finding_add(out, "nccl.ib_hca", SEVERITY_WARN, subject, fix, "NCCL_IB_HCA=%s: excluded %s matches no HCA%s",
-			    s->value, missing, fixed);
+		finding_add(out, "nccl.ib_hca", SEVERITY_WARN, subject, fix, "NCCL_IB_HCA=%s: excluded %s matches no HCA%s%s",
+			    s->value, missing, note, fixed);
 	} else {
-		finding_add(out, "nccl.ib_hca", SEVERITY_OK, subject, NULL, "NCCL_IB_HCA=%s selects %zu port(s)",
-			    s->value, chosen);
+		finding_add(out, "nccl.ib_hca", SEVERITY_OK, subject, NULL, "NCCL_IB_HCA=%s selects %zu port(s)%s",
+			    s->value, chosen, note);
 	}
+	check_ib_hca_versions(in, s, &readings, out);
 }
 
 static bool netdev_has_address(const struct netdev *nd)

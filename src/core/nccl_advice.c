@@ -224,5 +224,46 @@ void nccl_advice_free(struct nccl_advice *a)
 	for (size_t k = 0; a->versions && k < a->count; k++)
 		free(a->versions[k].ports);
 	free(a->versions);
+	nccl_libs_free(&a->libs);
 	memset(a, 0, sizeof(*a));
+}
+
+void nccl_advice_name(const struct nccl_version_advice *va, char *buf, size_t size)
+{
+	if (va->first)
+		snprintf(buf, size, "NCCL %s (%s: %s)", va->version[0] ? va->version : "of unknown version",
+			 va->first->places[0].where, va->first->real_path);
+	else
+		snprintf(buf, size, "NCCL %s (--nccl-version)", va->version);
+}
+
+void nccl_advice_line(const struct nccl_version_advice *va, char *buf, size_t size, int *pin)
+{
+	struct nccl_version v;
+	bool chooses = nccl_version_parse(va->version, &v) < 0 || nccl_version_chooses_gid(&v);
+	int common = common_suggestion(va);
+	char uses[256];
+
+	*pin = -1;
+	if (va->port_count == 0) {
+		snprintf(buf, size, "no RoCE port: no GID to choose");
+		return;
+	}
+	indices_text(va, false, uses, sizeof(uses));
+	if (va->ok) {
+		snprintf(buf, size, chooses ? "leave it unset; it will pick %s" : "it uses %s: right", uses);
+		return;
+	}
+	if (common >= 0) {
+		size_t bad = 0;
+
+		while (bad + 1 < va->port_count && va->ports[bad].gid.verdict == NCCL_GID_GOOD)
+			bad++;
+		*pin = common;
+		snprintf(buf, size, "set NCCL_IB_GID_INDEX=%d (it would %s %s, %s%s)", common, chooses ? "pick" : "use",
+			 uses, nccl_gid_verdict_name(va->ports[bad].gid.verdict),
+			 chooses ? "" : ": before 2.21 NCCL does not choose");
+		return;
+	}
+	snprintf(buf, size, "%s", va->advice);
 }

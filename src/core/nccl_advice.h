@@ -34,6 +34,7 @@ struct nccl_advice {
 	bool differ;                      /* two versions would use different indices on some port */
 	char differ_message[1024];
 	char differ_fix[256];
+	struct nccl_libs libs;            /* libraries the advice owns (moved in by its caller), freed with it */
 };
 
 /* override: --nccl-version's text (already valid) or NULL; then only that version is predicted. Versions in
@@ -41,5 +42,14 @@ struct nccl_advice {
 int nccl_advice_build(const struct host *host, const struct nccl_libs *libs, const struct nccl_gid_env *env,
 		      const char *override, struct nccl_advice *out);
 void nccl_advice_free(struct nccl_advice *a);
+
+/* What to do with NCCL_IB_GID_INDEX for one NCCL, in one clause after its name (gid --suggest, nccl-env):
+ * "leave it unset; it will pick 5 on every HCA", "set NCCL_IB_GID_INDEX=5 (it would use 0, link-local)", or
+ * why no one index helps. *pin: the index to set, -1 when none is to be set. The advice must have been built
+ * with NCCL_IB_GID_INDEX unset. */
+void nccl_advice_line(const struct nccl_version_advice *va, char *buf, size_t size, int *pin);
+
+/* "NCCL 2.18.3 (conda env train (/opt/conda/envs/train): /opt/.../libnccl.so.2.18.3)", or "(--nccl-version)". */
+void nccl_advice_name(const struct nccl_version_advice *va, char *buf, size_t size);
 
 #endif

@@ -1,6 +1,8 @@
 /* check_input <-> system model. The copy is deep so the model owns what it holds (system_free frees it). */
 #include "core/system_input.h"
 
+#include "core/nccl_hca_syntax.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,7 +145,7 @@ void system_to_check_input(const struct system_state *s, struct nccl_if_list *hc
 	in->selection = NULL;
 	in->port_selected = NULL;
 	if (set) {
-		nccl_if_list_parse(set->value, NCCL_IB_HCA_ENTRIES_MAX, hca);
+		nccl_hca_read_as_newest(set->value, in->nccl_libs, hca);
 		in->selection = hca;
 		in->port_selected = nccl_hca_port_selected;
 	}

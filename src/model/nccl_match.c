@@ -6,24 +6,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One "prefix[:port[:rail[:plane]]]" entry; false when its prefix is empty (NCCL skips it). */
-static bool parse_entry(char *text, struct nccl_if_entry *e)
+static int field_int(char **rest)
 {
-	char *colon = strchr(text, ':');
+	char *field = *rest;
+	char *colon;
 
+	if (!field)
+		return -1;
+	colon = strchr(field, ':');
+	*rest = colon ? colon + 1 : NULL;
 	if (colon)
 		*colon = '\0';
+	return *field ? atoi(field) : -1;
+}
+
+/* One "prefix[:port[:rail[:plane]]]" entry, each field absent or empty = -1; false when its prefix is empty
+ * (NCCL skips it). */
+static bool parse_entry(char *text, struct nccl_if_entry *e)
+{
+	char *rest = strchr(text, ':');
+
+	if (rest)
+		*rest++ = '\0';
 	if (!*text)
 		return false;
 	snprintf(e->prefix, sizeof(e->prefix), "%s", text);
-	e->port = -1;
-	if (colon) {
-		char *port = colon + 1;
-
-		port[strcspn(port, ":")] = '\0';
-		if (*port)
-			e->port = atoi(port);
-	}
+	e->extra_fields = rest && strchr(rest, ':');
+	e->port = field_int(&rest);
+	e->rail = field_int(&rest);
+	e->plane = field_int(&rest);
 	return true;
 }
 
@@ -58,6 +69,47 @@ void nccl_if_list_parse(const char *value, size_t max, struct nccl_if_list *out)
 			out->ignored++;
 	}
 	free(copy);
+}
+
+void nccl_if_list_parse_legacy(const char *value, size_t max, struct nccl_if_list *out)
+{
+	const char *p;
+
+	memset(out, 0, sizeof(*out));
+	if (!value)
+		return;
+	if (*value == '^') {
+		out->exclude = true;
+		value++;
+	}
+	if (*value == '=') {
+		out->exact = true;
+		value++;
+	}
+	if (max > NCCL_IB_HCA_ENTRIES_MAX)
+		max = NCCL_IB_HCA_ENTRIES_MAX;
+	/* Entry by entry as NCCL's character loop goes: a prefix ends at ':' (then the port is atoi of the rest,
+	 * and the loop skips to the next ',') or at ','; an empty prefix is no entry. */
+	for (p = value; *p;) {
+		size_t len = strcspn(p, ":,");
+		struct nccl_if_entry e = { .port = -1, .rail = -1, .plane = -1 };
+		size_t skip = len + strcspn(p + len, ",");
+
+		if (len) {
+			snprintf(e.prefix, sizeof(e.prefix), "%.*s", (int)(len < sizeof(e.prefix) ? len : sizeof(e.prefix) - 1), p);
+			if (p[len] == ':') {
+				e.port = atoi(p + len + 1);
+				e.extra_fields = memchr(p + len + 1, ':', skip - len - 1) != NULL;
+			}
+			if (out->count < max)
+				out->entries[out->count++] = e;
+			else
+				out->ignored++;
+		}
+		p += skip;
+		if (*p == ',')
+			p++;
+	}
 }
 
 static bool entry_matches(const struct nccl_if_list *list, const struct nccl_if_entry *e, const char *name, int port)
