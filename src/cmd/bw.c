@@ -325,6 +325,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	struct bw_args a = { .op = PERF_OP_WRITE, .qps = 1, .tx_depth = 128, .sizes.inline_size = 220 };
 	struct client_config cfg = { 0 };
 	struct client_report rep;
+	struct secret *secret;
 	struct perf_target target;
 	struct notes warnings = { 0 };
 	struct progress progress;
@@ -336,9 +337,14 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	perf_conn_defaults(&a.conn);
 	if (command_parse(&bw_argp, PERF_CLIENT_TAKES, argc, argv, &a, app) != 0)
 		return EXIT_USAGE;
-	code = perf_client_prepare(app, &a.conn, &cfg, &target, &warnings);
-	if (code != EXIT_OK)
+	code = app_read_secret(app, &secret);
+	if (code == EXIT_OK)
+		code = perf_client_prepare(app, &a.conn, &cfg, &target, &warnings);
+	if (code != EXIT_OK) {
+		app_free_secret(secret);
 		return code;
+	}
+	cfg.secret = secret;
 	cfg.size_count = perf_sizes(&a.sizes, 65536, sizes);
 	cfg.sizes = sizes;
 	cfg.test = PROTO_TEST_BW;
@@ -386,5 +392,6 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	bw_counters_free(&counters);
 	notes_free(&warnings);
 	client_report_free(&rep);
+	app_free_secret(secret);
 	return code;
 }

@@ -203,8 +203,8 @@ int cmd_check(struct app *app, int argc, char **argv)
 	json_t *doc;
 	int code;
 
-	if (command_parse(&check_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY | COMMON_TIMEOUT, argc, argv, &args,
-			  app) != 0)
+	if (command_parse(&check_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY | COMMON_TIMEOUT | COMMON_SECRET, argc,
+			  argv, &args, app) != 0)
 		return EXIT_USAGE;
 	findings.only = args.only;
 	findings.skip = args.skip;
@@ -212,6 +212,11 @@ int cmd_check(struct app *app, int argc, char **argv)
 		return check_list_emit(app, &findings);
 	if (app->timeout_s && !args.peer.peer) {
 		fprintf(stderr, "roce-doctor: check: --timeout needs --peer ADDR (check alone sends nothing)\n");
+		return EXIT_USAGE;
+	}
+	if (app->secret_file && !args.peer.peer) {
+		fprintf(stderr, "roce-doctor: check: --secret-file needs --peer ADDR (it is the secret shared with the "
+			"peer's serve)\n");
 		return EXIT_USAGE;
 	}
 	if (args.peer.peer) {
