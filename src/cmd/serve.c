@@ -131,6 +131,20 @@ static void client_gid(const struct sockaddr_storage *ss, struct in6_addr *gid)
 	}
 }
 
+/* Test hook: ROCE_DOCTOR_TEST_HELLO_TIMEOUT_MS=N (100..10000) shortens how long a silent connection holds the
+ * serve, so a soak can send many silent clients in little time. 0: the protocol's 10 s. */
+static unsigned test_hello_timeout_ms(void)
+{
+	const char *v = getenv("ROCE_DOCTOR_TEST_HELLO_TIMEOUT_MS");
+	char *end;
+	unsigned long ms;
+
+	if (!v || !*v)
+		return 0;
+	ms = strtoul(v, &end, 10);
+	return *end || ms < 100 || ms > SERVE_HELLO_TIMEOUT_S * 1000 ? 0 : (unsigned)ms;
+}
+
 /* Probes the host for every client: GIDs move, devices come and go while a serve runs for days. 0, or -1 with
  * why. */
 static int probe_own_host(const struct serve_state *st, struct host *host, char *why, size_t why_size)
@@ -355,7 +369,8 @@ int cmd_serve(struct app *app, int argc, char **argv)
 		.bind_addr = a.bind, .port = a.port,
 		.limits = { .max_qps = a.max_qps, .max_memory = (uint64_t)a.max_mem_mib << 20,
 			    .max_seconds = a.max_seconds },
-		.corrupt = perf_test_corrupt(), .admit = admit, .secret = secret, .choose = choose, .snapshot = snapshot_text, .rail = rail_end,
+		.corrupt = perf_test_corrupt(), .admit = admit, .secret = secret,
+		.hello_timeout_ms = test_hello_timeout_ms(), .choose = choose, .snapshot = snapshot_text, .rail = rail_end,
 		.log = log_event, .arg = &st,
 	};
 	code = EXIT_OK;
