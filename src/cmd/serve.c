@@ -364,6 +364,8 @@ int cmd_serve(struct app *app, int argc, char **argv)
 			snprintf(nets + used, sizeof(nets) - used, " (the default: loopback and the subnets of the RDMA "
 				 "netdevs, taken again for each client)");
 	}
+	if (secret && strlen(nets) + 60 < sizeof(nets))
+		strcat(nets, "; each must prove the shared secret (--secret-file)");
 	log_event(&st, NULL, "allowing", nets);
 	cfg = (struct serve_config){
 		.bind_addr = a.bind, .port = a.port,
