@@ -366,13 +366,13 @@ int cmd_serve(struct app *app, int argc, char **argv)
 	}
 	if (secret && strlen(nets) + 60 < sizeof(nets))
 		strcat(nets, "; each must prove the shared secret (--secret-file)");
-	log_event(&st, NULL, "allowing", nets);
 	cfg = (struct serve_config){
 		.bind_addr = a.bind, .port = a.port,
 		.limits = { .max_qps = a.max_qps, .max_memory = (uint64_t)a.max_mem_mib << 20,
 			    .max_seconds = a.max_seconds },
 		.corrupt = perf_test_corrupt(), .admit = admit, .secret = secret,
-		.hello_timeout_ms = test_hello_timeout_ms(), .choose = choose, .snapshot = snapshot_text, .rail = rail_end,
+		.allowing = nets, .hello_timeout_ms = test_hello_timeout_ms(), .choose = choose,
+		.snapshot = snapshot_text, .rail = rail_end,
 		.log = log_event, .arg = &st,
 	};
 	code = EXIT_OK;

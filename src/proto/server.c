@@ -871,6 +871,8 @@ int serve_run(const struct serve_config *cfg, char *err, size_t err_size)
 	if (ret)
 		goto out_signal;
 	logf_(&srv, NULL, "listening", "on %s port %u", cfg->bind_addr ? cfg->bind_addr : "every address", cfg->port);
+	if (cfg->allowing)
+		logf_(&srv, NULL, "allowing", "%s", cfg->allowing);
 	while (!srv.stopping) {
 		struct sockaddr_storage addr;
 		socklen_t len = sizeof(addr);

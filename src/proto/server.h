@@ -38,6 +38,7 @@ struct serve_config {
 	 * told in a REFUSE before anything else). NULL: everyone. */
 	int (*admit)(void *arg, const struct sockaddr_storage *client, char *why, size_t why_size);
 	const struct secret *secret;  /* NULL: no challenge; else every connection must prove it knows it */
+	const char *allowing;         /* who may talk to it, for the log once it listens; NULL: not said */
 	unsigned hello_timeout_ms;    /* the first frame (and AUTH) of a connection; 0: SERVE_HELLO_TIMEOUT_S */
 	/* The RDMA port for a client: 0, or -1 with why (which the client is told). */
 	int (*choose)(void *arg, const struct sockaddr_storage *client, struct serve_device *out, char *why,

@@ -20,7 +20,7 @@ serve_on() {
 	local name=$1 p=$2; shift 2
 	"$BIN" serve --bind 127.0.0.1 --port "$p" "$@" >"$scratch/$name.log" 2>"$scratch/$name.err" &
 	pids+=($!)
-	started "$scratch/$name.log" listening
+	started "$scratch/$name.log" allowing
 }
 # probe ARGS...: peer_probe's line in $out, its stderr in $err, its exit status in $rc
 probe() { "$PROBE" "$@" >"$out" 2>"$err"; rc=$?; }
