@@ -51,27 +51,28 @@ _roce_doctor()
 		--mtu) COMPREPLY=($(compgen -W "256 512 1024 2048 4096" -- "$cur")); return ;;
 		--socket-if|--netdev) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
 		--user) COMPREPLY=($(compgen -u -- "$cur")); return ;;
+		--secret-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		--color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
 		-d|--device) COMPREPLY=($(compgen -W "$(_roce_doctor_devices)" -- "$cur")); return ;;
 		--only) _roce_doctor_check_ids "${COMP_WORDS[0]}" only "$cur"; return ;;
 		--skip) _roce_doctor_check_ids "${COMP_WORDS[0]}" skip "$cur"; return ;;
 		--peer|--bind|-p|--port|-s|--size|-n|--iters|-D|--duration|-q|--qps|-t|--tx-depth|\
-		-I|--inline|-x|--gid-index|--timeout|--max-mem|--max-qps|--max-seconds|--master-port|--nccl-version) return ;;
+		-I|--inline|-x|--gid-index|--timeout|--max-mem|--max-qps|--max-seconds|--master-port|--nccl-version|--allow) return ;;
 	esac
 	case $cmd in
 		"") COMPREPLY=($(compgen -W "$_roce_doctor_commands help --json --output --pretty --compact --root --from --verbose --help --version -h" -- "$cur")) ;;
 		help) COMPREPLY=($(compgen -W "$_roce_doctor_commands" -- "$cur")) ;;
 		devices) COMPREPLY=($(compgen -W "--brief --from --json --output --pretty --compact --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
 		gid) COMPREPLY=($(compgen -W "--suggest --family --peer --netdev --nccl-version --from --json --output --pretty --compact --verbose --help $(_roce_doctor_devices)" -- "$cur")) ;;
-		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --color --from --peer --master-port --no-bw --timeout --peer-fixture --verbose --json --format --output --pretty --compact --help" -- "$cur")) ;;
-		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --nccl-version --family --from --peer --master-port --peer-fixture --json --output --pretty --compact --verbose --help" -- "$cur")) ;;
+		check) COMPREPLY=($(compgen -W "--only --skip --list --family --user --color --from --peer --master-port --no-bw --timeout --secret-file --peer-fixture --verbose --json --format --output --pretty --compact --help" -- "$cur")) ;;
+		nccl-env) COMPREPLY=($(compgen -W "--format --socket-if --nccl-version --family --from --peer --master-port --secret-file --peer-fixture --json --output --pretty --compact --verbose --help" -- "$cur")) ;;
 		nccl) COMPREPLY=($(compgen -W "--nccl-version --from --json --output --pretty --compact --verbose --help" -- "$cur")) ;;
 		topo) COMPREPLY=($(compgen -W "--json --output --pretty --compact --verbose --help" -- "$cur")) ;;
 		snapshot) COMPREPLY=($(compgen -W "--json-lines --json --output --pretty --compact --verbose --help" -- "$cur")) ;;
 		compare) COMPREPLY=($(compgen -W "--family --json --output --pretty --compact --verbose --help - $(compgen -f -- "$cur")" -- "$cur")) ;;
-		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --json --verbose --help" -- "$cur")) ;;
-		bw) COMPREPLY=($(compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --wait --expect-gbps --expect-link-pct --device --gid-index --mtu --port --timeout --no-verify --json --format --output --pretty --compact --verbose --help" -- "$cur")) ;;
-		lat) COMPREPLY=($(compgen -W "--size --sweep --iters --inline --device --gid-index --mtu --port --timeout --no-verify --json --format --output --pretty --compact --verbose --help" -- "$cur")) ;;
+		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --allow --secret-file --json --verbose --help" -- "$cur")) ;;
+		bw) COMPREPLY=($(compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --wait --expect-gbps --expect-link-pct --device --gid-index --mtu --port --timeout --secret-file --no-verify --json --format --output --pretty --compact --verbose --help" -- "$cur")) ;;
+		lat) COMPREPLY=($(compgen -W "--size --sweep --iters --inline --device --gid-index --mtu --port --timeout --secret-file --no-verify --json --format --output --pretty --compact --verbose --help" -- "$cur")) ;;
 	esac
 }
 complete -F _roce_doctor roce-doctor

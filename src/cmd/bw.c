@@ -349,6 +349,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	struct bw_args a = { .op = PERF_OP_WRITE, .qps = 1, .tx_depth = 128, .sizes.inline_size = 220 };
 	struct client_config cfg = { 0 };
 	struct client_report rep;
+	struct secret *secret;
 	struct perf_target target;
 	struct notes warnings = { 0 };
 	struct progress progress;
@@ -364,9 +365,14 @@ int cmd_bw(struct app *app, int argc, char **argv)
 		return EXIT_USAGE;
 	if (app_resolve_format(app, "bw", a.format_given, &a.format) != EXIT_OK)
 		return EXIT_USAGE;
-	code = perf_client_prepare(app, &a.conn, &cfg, &target, &warnings);
-	if (code != EXIT_OK)
+	code = app_read_secret(app, &secret);
+	if (code == EXIT_OK)
+		code = perf_client_prepare(app, &a.conn, &cfg, &target, &warnings);
+	if (code != EXIT_OK) {
+		app_free_secret(secret);
 		return code;
+	}
+	cfg.secret = secret;
 	cfg.size_count = perf_sizes(&a.sizes, 65536, sizes);
 	cfg.sizes = sizes;
 	cfg.test = PROTO_TEST_BW;
@@ -382,6 +388,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	cfg.duration_ms = a.iters ? 0 : (uint32_t)((a.duration > 0 ? a.duration : a.sizes.sweep ? 0.5 : 2.0) * 1000);
 	if (bw_counters_init(&counters, target.device, target.port) != 0) {
 		fprintf(stderr, "roce-doctor: out of memory\n");
+		app_free_secret(secret);
 		notes_free(&warnings);
 		return EXIT_CANNOT_RUN;
 	}
@@ -416,5 +423,6 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	bw_counters_free(&counters);
 	notes_free(&warnings);
 	client_report_free(&rep);
+	app_free_secret(secret);
 	return code;
 }

@@ -229,8 +229,8 @@ int cmd_check(struct app *app, int argc, char **argv)
 	int code;
 
 	report_clock_start(&started);
-	if (command_parse(&check_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY | COMMON_TIMEOUT, argc, argv, &args,
-			  app) != 0)
+	if (command_parse(&check_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY | COMMON_TIMEOUT | COMMON_SECRET, argc,
+			  argv, &args, app) != 0)
 		return EXIT_USAGE;
 	if (app_resolve_format(app, "check", args.format_given, &args.format) != EXIT_OK)
 		return EXIT_USAGE;
@@ -245,6 +245,11 @@ int cmd_check(struct app *app, int argc, char **argv)
 		return check_list_emit(app, &findings);
 	if (app->timeout_s && !args.peer.peer) {
 		fprintf(stderr, "roce-doctor: check: --timeout needs --peer ADDR (check alone sends nothing)\n");
+		return EXIT_USAGE;
+	}
+	if (app->secret_file && !args.peer.peer) {
+		fprintf(stderr, "roce-doctor: check: --secret-file needs --peer ADDR (it is the secret shared with the "
+			"peer's serve)\n");
 		return EXIT_USAGE;
 	}
 	if (args.peer.peer) {

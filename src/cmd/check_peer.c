@@ -39,16 +39,24 @@ void peer_pair_close(struct peer_pair *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int open_source(const char *peer, const char *fixture, unsigned timeout_s, struct peer_source *src)
+static int open_source(const struct app *app, const char *peer, const char *fixture, unsigned timeout_s,
+		       struct peer_source *src)
 {
+	struct secret *secret;
 	char why[1024];
+	int code;
 
 	if (fixture) {
 		if (peer_fixture_open(fixture, src, why, sizeof(why)) < 0) {
 			fprintf(stderr, "roce-doctor: --peer-fixture: %s\n", why);
 			return EXIT_CANNOT_RUN;
 		}
-	} else if (peer_serve_open(peer, timeout_s, src, why, sizeof(why)) < 0) {
+		return EXIT_OK;
+	}
+	code = app_read_secret(app, &secret);
+	if (code != EXIT_OK)
+		return code;
+	if (peer_serve_open(peer, timeout_s, secret, src, why, sizeof(why)) < 0) {
 		fprintf(stderr, "roce-doctor: --peer %s: %s\n", peer, why);
 		return EXIT_CANNOT_RUN;
 	}
@@ -61,7 +69,7 @@ int peer_pair_open(const struct app *app, const char *peer, const char *fixture,
 	char why[1024];
 
 	memset(p, 0, sizeof(*p));
-	code = open_source(peer, fixture, app->timeout_s ? app->timeout_s : PEER_TIMEOUT_DEFAULT_S, &p->src);
+	code = open_source(app, peer, fixture, app->timeout_s ? app->timeout_s : PEER_TIMEOUT_DEFAULT_S, &p->src);
 	if (code != EXIT_OK)
 		return code;
 	p->src_open = true;

@@ -11,8 +11,9 @@
 #include "output/document_sink.h"
 #include "output/render.h"
 #include "util/rootfs.h"
+#include "util/secret_file.h"
 
-enum { OPT_ROOT = 0x100, OPT_FAMILY, OPT_TIMEOUT, OPT_FROM, OPT_OUTPUT, OPT_PRETTY, OPT_COMPACT };
+enum { OPT_ROOT = 0x100, OPT_FAMILY, OPT_TIMEOUT, OPT_FROM, OPT_OUTPUT, OPT_PRETTY, OPT_COMPACT, OPT_SECRET_FILE };
 
 /* What --from read, for app_root() and -v: a command answers from it as if it had probed. */
 static struct {
@@ -49,6 +50,8 @@ static const struct {
 			   "bootstrap address) NCCL will use (default ipv4)", -1 }, 0 },
 	{ COMMON_TIMEOUT, { "timeout", OPT_TIMEOUT, "S", 0, "Give up after S seconds without an answer or a "
 			    "completion (default 10)", -1 }, 0 },
+	{ COMMON_SECRET, { "secret-file", OPT_SECRET_FILE, "FILE", 0, "A secret shared with the serve (the same file "
+			   "on both nodes, mode 600): each side proves it knows it before anything else", -1 }, 0 },
 };
 
 static error_t parse_common(int key, char *arg, struct argp_state *state)
@@ -99,6 +102,11 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		else
 			argp_error(state, "bad --family '%s': expected ipv4 or ipv6", arg);
 		return 0;
+	case OPT_SECRET_FILE:
+		if (!*arg)
+			argp_error(state, "bad --secret-file '': expected a file");
+		app->secret_file = arg;
+		return 0;
 	case OPT_TIMEOUT:
 		app->timeout_s = (unsigned)parse_count(state, "--timeout", arg, 1, 3600);
 		return 0;
@@ -145,6 +153,34 @@ void common_child_init(struct common_child *child, unsigned takes)
 		n++;
 	}
 	child->argp = (struct argp){ child->options, parse_common, NULL, NULL, NULL, NULL, NULL };
+}
+
+int app_read_secret(const struct app *app, struct secret **out)
+{
+	char why[512];
+
+	*out = NULL;
+	if (!app->secret_file)
+		return EXIT_OK;
+	*out = malloc(sizeof(**out));
+	if (!*out) {
+		fprintf(stderr, "roce-doctor: out of memory\n");
+		return EXIT_CANNOT_RUN;
+	}
+	if (secret_read(app->secret_file, *out, why, sizeof(why)) < 0) {
+		fprintf(stderr, "roce-doctor: %s\n", why);
+		app_free_secret(*out);
+		*out = NULL;
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+void app_free_secret(struct secret *s)
+{
+	if (s)
+		secret_clear(s);
+	free(s);
 }
 
 struct parse_inputs {

@@ -27,6 +27,7 @@ enum common_option {
 	COMMON_TIMEOUT = 1 << 3,  /* --timeout S */
 	COMMON_FROM = 1 << 4,     /* --from FILE (a snapshot); refused by the others as --root is */
 	COMMON_EVENT_LOG = 1 << 5, /* the command writes a log, not one document: --output is refused (serve) */
+	COMMON_SECRET = 1 << 6,   /* --secret-file FILE: serve and every client of it */
 };
 
 enum json_layout {
@@ -45,6 +46,7 @@ struct app {
 	struct port_selection device;   /* -d; an empty name when not given */
 	int family;                     /* --family: AF_INET or AF_INET6; 0 when not given */
 	unsigned timeout_s;             /* --timeout; 0 when not given */
+	const char *secret_file;        /* --secret-file; NULL when not given */
 };
 
 /* The common options as an argp child: the options a command takes (a mask of enum common_option) listed,
@@ -63,6 +65,12 @@ void common_child_init(struct common_child *child, unsigned takes);
 /* Parses a command's own options (argv[0] is the command name) with the common options it takes as a child.
  * Usage lines say "roce-doctor COMMAND". 0, or non-zero after argp printed the usage error. */
 int command_parse(const struct argp *argp, unsigned takes, int argc, char **argv, void *input, struct app *app);
+
+/* --secret-file's secret in a new *out (NULL without the option; free with app_free_secret). EXIT_OK, or
+ * EXIT_USAGE after one line on stderr saying what is wrong with the file. */
+struct secret;
+int app_read_secret(const struct app *app, struct secret **out);
+void app_free_secret(struct secret *s);
 
 /* A whole number in [min, max], or an argp usage error naming the option. */
 unsigned long parse_count(const struct argp_state *state, const char *option, const char *arg, unsigned long min,

@@ -124,6 +124,7 @@ int cmd_lat(struct app *app, int argc, char **argv)
 	struct lat_args a = { .iters = 1000, .sizes.inline_size = 220 };
 	struct client_config cfg = { 0 };
 	struct client_report rep;
+	struct secret *secret;
 	struct perf_target target;
 	struct notes warnings = { 0 };
 	uint32_t sizes[PERF_SWEEP_COUNT];
@@ -137,9 +138,14 @@ int cmd_lat(struct app *app, int argc, char **argv)
 		return EXIT_USAGE;
 	if (app_resolve_format(app, "lat", a.format_given, &a.format) != EXIT_OK)
 		return EXIT_USAGE;
-	code = perf_client_prepare(app, &a.conn, &cfg, &target, &warnings);
-	if (code != EXIT_OK)
+	code = app_read_secret(app, &secret);
+	if (code == EXIT_OK)
+		code = perf_client_prepare(app, &a.conn, &cfg, &target, &warnings);
+	if (code != EXIT_OK) {
+		app_free_secret(secret);
 		return code;
+	}
+	cfg.secret = secret;
 	cfg.size_count = perf_sizes(&a.sizes, 2, sizes);
 	cfg.sizes = sizes;
 	cfg.test = PROTO_TEST_LAT;
@@ -167,5 +173,6 @@ int cmd_lat(struct app *app, int argc, char **argv)
 	json_decref(doc);
 	notes_free(&warnings);
 	client_report_free(&rep);
+	app_free_secret(secret);
 	return code;
 }

@@ -259,8 +259,14 @@ int cmd_nccl_env(struct app *app, int argc, char **argv)
 	json_t *doc, *vars;
 	int code;
 
-	if (command_parse(&nccl_env_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY, argc, argv, &args, app) != 0)
+	if (command_parse(&nccl_env_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY | COMMON_SECRET, argc, argv, &args,
+			  app) != 0)
 		return EXIT_USAGE;
+	if (app->secret_file && !args.peer) {
+		fprintf(stderr, "roce-doctor: nccl-env: --secret-file needs --peer ADDR (it is the secret shared with the "
+			"peer's serve)\n");
+		return EXIT_USAGE;
+	}
 	if (args.peer) {
 		if (args.format == FORMAT_JSON)
 			app->json = true;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/common.h"
 #include "cmd/peer_source.h"
 #include "proto/channel.h"
 #include "proto/peer_client.h"
@@ -21,6 +22,7 @@
 
 struct serve_source {
 	struct sockaddr_storage serve;
+	struct secret *secret;                 /* --secret-file's, owned; NULL: none */
 	unsigned timeout_s;
 	const struct peer_source *src;         /* for the local host model check --peer fills in */
 };
@@ -29,7 +31,7 @@ static int fetch_snapshot(void *ctx, struct snapshot *out, char *why, size_t why
 {
 	const struct serve_source *c = ctx;
 
-	return peer_snapshot(&c->serve, c->timeout_s, out, why, why_size);
+	return peer_snapshot(&c->serve, c->secret, c->timeout_s, out, why, why_size);
 }
 
 static int probe_rail(void *ctx, const struct rail_end *local, const struct rail_end *remote, unsigned timeout_s,
@@ -39,7 +41,7 @@ static int probe_rail(void *ctx, const struct rail_end *local, const struct rail
 
 	(void)why;
 	(void)why_size;
-	peer_rail_rdma(&c->serve, timeout_s, local, remote, out);
+	peer_rail_rdma(&c->serve, c->secret, timeout_s, local, remote, out);
 	return 0;
 }
 
@@ -59,7 +61,7 @@ static int probe_bw(void *ctx, const struct rail_end *local, const struct rail_e
 
 	(void)why;
 	(void)why_size;
-	peer_rail_bw(&c->serve, timeout_s, local, remote, RAIL_BW_MS, local_wait(c, local->device), out);
+	peer_rail_bw(&c->serve, c->secret, timeout_s, local, remote, RAIL_BW_MS, local_wait(c, local->device), out);
 	return 0;
 }
 
@@ -95,7 +97,7 @@ static int probe_tcp(void *ctx, const char *local_address, const char *remote_ad
 			 remote_address);
 		return -EINVAL;
 	}
-	ret = peer_tcp_reach(&c->serve, timeout_s, &ask, out);
+	ret = peer_tcp_reach(&c->serve, c->secret, timeout_s, &ask, out);
 	if (ret < 0)
 		snprintf(why, why_size, "%s", out->detail);
 	return ret;
@@ -103,7 +105,10 @@ static int probe_tcp(void *ctx, const char *local_address, const char *remote_ad
 
 static void close_source(void *ctx)
 {
-	free(ctx);
+	struct serve_source *c = ctx;
+
+	app_free_secret(c->secret);
+	free(c);
 }
 
 int peer_split(const char *peer, char *host, size_t host_size, unsigned *port, char *why, size_t why_size)
@@ -155,7 +160,8 @@ int peer_split(const char *peer, char *host, size_t host_size, unsigned *port, c
 	return 0;
 }
 
-int peer_serve_open(const char *peer, unsigned timeout_s, struct peer_source *src, char *why, size_t why_size)
+int peer_serve_open(const char *peer, unsigned timeout_s, struct secret *secret, struct peer_source *src, char *why,
+		    size_t why_size)
 {
 	struct serve_source *c = calloc(1, sizeof(*c));
 	char host[256];
@@ -163,14 +169,16 @@ int peer_serve_open(const char *peer, unsigned timeout_s, struct peer_source *sr
 	int ret;
 
 	if (!c) {
+		app_free_secret(secret);
 		snprintf(why, why_size, "out of memory");
 		return -ENOMEM;
 	}
+	c->secret = secret;
 	ret = peer_split(peer, host, sizeof(host), &port, why, why_size);
 	if (ret == 0)
 		ret = chan_resolve(host, port, &c->serve, why, why_size);
 	if (ret < 0) {
-		free(c);
+		close_source(c);
 		return ret;
 	}
 	c->timeout_s = timeout_s;

@@ -45,6 +45,10 @@ int peer_fixture_open(const char *dir, struct peer_source *src, char *why, size_
  * named, as bw's PEER with -p). 0, or -EINVAL with one line in why. */
 int peer_split(const char *peer, char *host, size_t host_size, unsigned *port, char *why, size_t why_size);
 
-int peer_serve_open(const char *peer, unsigned timeout_s, struct peer_source *src, char *why, size_t why_size);
+/* A source that asks the serve at peer. It takes secret (app_read_secret's, NULL for none) and frees it on
+ * close, or at once when it fails. */
+struct secret;
+int peer_serve_open(const char *peer, unsigned timeout_s, struct secret *secret, struct peer_source *src, char *why,
+		    size_t why_size);
 
 #endif

@@ -70,7 +70,7 @@ extern const struct argp perf_size_argp;
 size_t perf_sizes(const struct perf_size_args *a, uint32_t fallback, uint32_t sizes[PERF_SWEEP_COUNT]);
 
 /* The common options bw and lat take. */
-#define PERF_CLIENT_TAKES (COMMON_DEVICE | COMMON_TIMEOUT)
+#define PERF_CLIENT_TAKES (COMMON_DEVICE | COMMON_TIMEOUT | COMMON_SECRET)
 
 /* Resolves the peer, probes the host and chooses the local port and GID (-v: says which sources answered); prints why not (and the probe's
  * warnings) and returns the exit code when it cannot. On EXIT_OK, cfg has peer, device, port, gid, mtu,

@@ -6,10 +6,12 @@
 #include "cmd/commands.h"
 #include "cmd/perf_common.h"
 #include "cmd/snapshot_take.h"
+#include "core/allow_list.h"
 #include "output/render.h"
+#include "proto/channel.h"
 #include "proto/server.h"
 
-enum { OPT_BIND = 0x100, OPT_MAX_QPS, OPT_MAX_MEM, OPT_MAX_SECONDS };
+enum { OPT_BIND = 0x100, OPT_MAX_QPS, OPT_MAX_MEM, OPT_MAX_SECONDS, OPT_ALLOW };
 
 struct serve_args {
 	const char *bind;
@@ -18,6 +20,7 @@ struct serve_args {
 	unsigned max_qps;
 	unsigned long max_mem_mib;
 	unsigned max_seconds;
+	struct allow_list allow;      /* --allow; empty (and not any): the default, taken for each client */
 };
 
 struct serve_state {
@@ -32,6 +35,9 @@ static const struct argp_option serve_options[] = {
 	{ "max-qps", OPT_MAX_QPS, "N", 0, "Refuse tests with more QPs (default 64)", 0 },
 	{ "max-mem", OPT_MAX_MEM, "MiB", 0, "Refuse tests that need more registered memory (default 512)", 0 },
 	{ "max-seconds", OPT_MAX_SECONDS, "S", 0, "Stop a message size that runs longer (default 120)", 0 },
+	{ "allow", OPT_ALLOW, "CIDR", 0, "Answer only clients in this network (repeatable; IPv4 or IPv6, a bare "
+	  "address is one host; 'any' or 0.0.0.0/0: every client). Default: loopback and the subnets of this host's "
+	  "RDMA netdevs", 0 },
 	{ 0 }
 };
 
@@ -58,6 +64,19 @@ static error_t parse_serve(int key, char *arg, struct argp_state *state)
 	case OPT_MAX_SECONDS:
 		a->max_seconds = (unsigned)parse_count(state, "--max-seconds", arg, 1, PROTO_MAX_DURATION_MS / 1000);
 		return 0;
+	case OPT_ALLOW: {
+		struct allow_net net;
+		char why[256];
+		bool any;
+
+		if (allow_parse(arg, &net, &any, why, sizeof(why)) < 0)
+			argp_error(state, "%s", why);
+		else if (any)
+			a->allow.any = true;
+		else if (allow_add(&a->allow, &net) < 0)
+			argp_error(state, "more than %d --allow networks", ALLOW_MAX);
+		return 0;
+	}
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
 		return 0;
@@ -112,6 +131,20 @@ static void client_gid(const struct sockaddr_storage *ss, struct in6_addr *gid)
 	}
 }
 
+/* Test hook: ROCE_DOCTOR_TEST_HELLO_TIMEOUT_MS=N (100..10000) shortens how long a silent connection holds the
+ * serve, so a soak can send many silent clients in little time. 0: the protocol's 10 s. */
+static unsigned test_hello_timeout_ms(void)
+{
+	const char *v = getenv("ROCE_DOCTOR_TEST_HELLO_TIMEOUT_MS");
+	char *end;
+	unsigned long ms;
+
+	if (!v || !*v)
+		return 0;
+	ms = strtoul(v, &end, 10);
+	return *end || ms < 100 || ms > SERVE_HELLO_TIMEOUT_S * 1000 ? 0 : (unsigned)ms;
+}
+
 /* Probes the host for every client: GIDs move, devices come and go while a serve runs for days. 0, or -1 with
  * why. */
 static int probe_own_host(const struct serve_state *st, struct host *host, char *why, size_t why_size)
@@ -162,6 +195,56 @@ static int choose(void *arg, const struct sockaddr_storage *client, struct serve
 	}
 	host_free(&host);
 	return ret;
+}
+
+/* The default allow list, from this host as it is now: addresses come and go while a serve runs for days. */
+static void default_allow(const struct serve_state *st, struct allow_list *list)
+{
+	struct host host;
+	char why[256];
+
+	if (probe_own_host(st, &host, why, sizeof(why)) < 0) {
+		fprintf(stderr, "roce-doctor: serve: %s: allowing loopback only\n", why);
+		memset(&host, 0, sizeof(host));
+		allow_default(list, &host);
+		return;
+	}
+	allow_default(list, &host);
+	host_free(&host);
+}
+
+static bool allow_given(const struct serve_args *a)
+{
+	return a->allow.any || a->allow.count;
+}
+
+/* Whether a client may talk to this serve at all; a refusal is logged on stderr too, with its address. */
+static int admit(void *arg, const struct sockaddr_storage *client, char *why, size_t why_size)
+{
+	const struct serve_state *st = arg;
+	struct allow_list *list = malloc(sizeof(*list));
+	char who[80], nets[1024];
+	bool ok;
+
+	if (!list) {
+		snprintf(why, why_size, "the serve is out of memory");
+		return -1;
+	}
+	if (allow_given(st->args))
+		*list = st->args->allow;
+	else
+		default_allow(st, list);
+	ok = allow_match(list, client);
+	if (!ok) {
+		chan_addr_text((const struct sockaddr *)client, who, sizeof(who), true);
+		allow_list_text(list, nets, sizeof(nets));
+		snprintf(why, why_size, "%.80s is not in this serve's allow list (%.140s%s): on the serve, add "
+			 "--allow ADDRESS/PREFIX for it", who, nets, allow_given(st->args) ? "" : ": loopback and the "
+			 "subnets of its RDMA netdevs");
+		fprintf(stderr, "roce-doctor: serve: refused %s: not in the allow list (%s)\n", who, nets);
+	}
+	free(list);
+	return ok ? 0 : -1;
 }
 
 /* SNAPSHOT_REQ: the document `roce-doctor snapshot --json-lines` prints, taken now, as this serve's user. */
@@ -244,11 +327,12 @@ int cmd_serve(struct app *app, int argc, char **argv)
 				.max_mem_mib = 512, .max_seconds = 120 };
 	struct serve_state st = { app, &a };
 	struct serve_config cfg;
+	struct secret *secret;
 	struct host host;
-	char err[512];
+	char err[512], nets[1024];
 	int code;
 
-	if (command_parse(&serve_argp, COMMON_DEVICE | COMMON_EVENT_LOG, argc, argv, &a, app) != 0)
+	if (command_parse(&serve_argp, COMMON_DEVICE | COMMON_EVENT_LOG | COMMON_SECRET, argc, argv, &a, app) != 0)
 		return EXIT_USAGE;
 	code = app_probe_host(app, &host);
 	if (code != EXIT_OK)
@@ -260,16 +344,42 @@ int cmd_serve(struct app *app, int argc, char **argv)
 	host_free(&host);
 	if (code != EXIT_OK)
 		return code;
+	code = app_read_secret(app, &secret);
+	if (code != EXIT_OK)
+		return code;
+	if (a.allow.any) {
+		snprintf(nets, sizeof(nets), "any address (--allow any): every client that reaches the port may run "
+			 "tests and fetch this host's snapshot%s", secret ? ", with the secret" : "");
+	} else {
+		struct allow_list now;
+		size_t used;
+
+		if (allow_given(&a))
+			now = a.allow;
+		else
+			default_allow(&st, &now);
+		allow_list_text(&now, nets, sizeof(nets));
+		used = strlen(nets);
+		if (!allow_given(&a) && used < sizeof(nets))
+			snprintf(nets + used, sizeof(nets) - used, " (the default: loopback and the subnets of the RDMA "
+				 "netdevs, taken again for each client)");
+	}
+	if (secret && strlen(nets) + 60 < sizeof(nets))
+		strcat(nets, "; each must prove the shared secret (--secret-file)");
 	cfg = (struct serve_config){
 		.bind_addr = a.bind, .port = a.port,
 		.limits = { .max_qps = a.max_qps, .max_memory = (uint64_t)a.max_mem_mib << 20,
 			    .max_seconds = a.max_seconds },
-		.corrupt = perf_test_corrupt(), .choose = choose, .snapshot = snapshot_text, .rail = rail_end,
+		.corrupt = perf_test_corrupt(), .admit = admit, .secret = secret,
+		.allowing = nets, .hello_timeout_ms = test_hello_timeout_ms(), .choose = choose,
+		.snapshot = snapshot_text, .rail = rail_end,
 		.log = log_event, .arg = &st,
 	};
+	code = EXIT_OK;
 	if (serve_run(&cfg, err, sizeof(err))) {
 		fprintf(stderr, "roce-doctor: %s\n", err);
-		return EXIT_CANNOT_RUN;
+		code = EXIT_CANNOT_RUN;
 	}
-	return EXIT_OK;
+	app_free_secret(secret);
+	return code;
 }

@@ -90,7 +90,7 @@ static int listen_on(const struct sockaddr_storage *a, bool dual_stack, int *fd)
 	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (a->ss_family == AF_INET6)
 		setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, dual_stack ? &zero : &one, sizeof(int));
-	if (bind(s, (const struct sockaddr *)a, addr_len(a)) < 0 || listen(s, 16) < 0) {
+	if (bind(s, (const struct sockaddr *)a, addr_len(a)) < 0 || listen(s, SOMAXCONN) < 0) {
 		int ret = -errno;
 
 		close(s);

@@ -10,6 +10,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "proto/auth.h"
 #include "proto/channel.h"
 #include "proto/pattern.h"
 
@@ -436,8 +437,10 @@ int client_run(const struct client_config *cfg, struct client_report *rep)
 		.inline_size = cfg->inline_size, .slot_size = s.slot, .wait = cfg->wait,
 	};
 	/* The serve first: a missing serve is the commonest mistake, and says nothing about this host. */
-	if (chan_connect(&cfg->peer, s.timeout_ms, &s.fd, err, sizeof(err))) {
-		failf(&s, CLIENT_CONNECT, "%s", err);
+	ret = chan_open(&cfg->peer, s.timeout_ms, cfg->secret, &s.fd, err, sizeof(err));
+	if (ret) {
+		failf(&s, ret == -EACCES ? CLIENT_REFUSED : ret == -EPROTO ? CLIENT_PROTOCOL : CLIENT_CONNECT, "%s", err);
+		ret = -1;
 		goto out;
 	}
 	if (perf_open(&pc, &s.perf, err, sizeof(err))) {

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include "proto/wire.h"
+#include "util/secret_file.h"
 
 enum client_check { CLIENT_CHECK_OFF, CLIENT_CHECK_OK, CLIENT_CHECK_BAD };
 
@@ -45,6 +46,7 @@ struct client_config {
 	uint64_t iters;                        /* per size; 0: duration_ms */
 	uint32_t duration_ms;
 	unsigned timeout_s;                    /* connect, each reply, and the stall limit of a run */
+	const struct secret *secret;           /* shared with the serve (--secret-file); NULL: none */
 	const char *device;
 	unsigned port;
 	int gid_index;

@@ -10,16 +10,20 @@
 
 #include "model/pair.h"
 #include "model/snapshot_json.h"
+#include "util/secret_file.h"
 #include "verbs/perf.h"
 
-/* The serve's snapshot, validated whole by the snapshot reader. 0; or -errno with one line in why and *s
+/* Every call: secret is the one shared with the serve (--secret-file), NULL for none; the opening
+ * (proto/auth.h) comes first, and its refusal is the call's failure.
+ *
+ * The serve's snapshot, validated whole by the snapshot reader. 0; or -errno with one line in why and *s
  * left empty (snapshot_free-safe): -ECONNREFUSED etc. (no serve), -ETIMEDOUT (silent, or stopped halfway),
  * -ECONNRESET (closed halfway), -EACCES (refused), -EPROTO (a bad frame, out-of-order or oversized chunks,
  * an older serve that does not know the request), -EINVAL (not a valid snapshot: malformed, another schema
  * or version), -ENOMEM. s is large (~100 KiB): allocate it. The serve takes its snapshot when asked (0.1 s on
  * a host, 5-15 s in the TCG VMs of tests/vm), within timeout_s; the connect has its own timeout_s. */
-int peer_snapshot(const struct sockaddr_storage *serve, unsigned timeout_s, struct snapshot *s, char *why,
-		  size_t why_size);
+int peer_snapshot(const struct sockaddr_storage *serve, const struct secret *secret, unsigned timeout_s,
+		  struct snapshot *s, char *why, size_t why_size);
 
 /* What to probe: from local (an address of this host; its port is ignored) to remote (an address of the
  * serve's host) on port (0: the serve picks one from its ip_local_port_range). */
@@ -33,21 +37,22 @@ struct peer_reach_ask {
 /* Fills out (always). 0 when the serve answered (out->outcome ARRIVED, NOT_ARRIVED or REFUSED_BY_PEER);
  * -errno with out->outcome TCP_REACH_ERROR and out->detail when the control connection failed or the answer
  * was invalid (-EPROTO: a listener on another port than asked, an arrival from an address we did not use). */
-int peer_tcp_reach(const struct sockaddr_storage *serve, unsigned timeout_s, const struct peer_reach_ask *ask,
-		   struct tcp_reach_probe *out);
+int peer_tcp_reach(const struct sockaddr_storage *serve, const struct secret *secret, unsigned timeout_s,
+		   const struct peer_reach_ask *ask, struct tcp_reach_probe *out);
 
 /* One RC QP from local to the serve's remote end (its device, port and GID index, which the serve checks), an
  * RDMA WRITE of a small buffer and an RDMA READ of it back, compared. The RDMA part is bounded by
  * min(timeout_s, 2 s); the QPs retry for about 0.5 s. Fills out (always): OK, NOT_RUN (a side without a GID),
  * TIMEOUT, WC_ERROR, SETUP_FAILED, REFUSED, PEER_GONE (also a serve that answers nonsense). 0 when OK,
  * -1 otherwise. */
-int peer_rail_rdma(const struct sockaddr_storage *serve, unsigned timeout_s, const struct rail_end *local,
-		   const struct rail_end *remote, struct rail_rdma_probe *out);
+int peer_rail_rdma(const struct sockaddr_storage *serve, const struct secret *secret, unsigned timeout_s,
+		   const struct rail_end *local, const struct rail_end *remote, struct rail_rdma_probe *out);
 
 /* A bw run (RDMA WRITE, 64 KiB messages, one QP, data checked) of duration_ms on the rail, waiting for
  * completions as wait says (perf_wait_for(local target): event on rxe/siw, poll on a NIC, as bw does). Fills
  * out (always; out->run false when a side has no GID). 0 when it ran and checked out, -1 otherwise. */
-int peer_rail_bw(const struct sockaddr_storage *serve, unsigned timeout_s, const struct rail_end *local,
-		 const struct rail_end *remote, unsigned duration_ms, enum perf_wait wait, struct rail_bw_probe *out);
+int peer_rail_bw(const struct sockaddr_storage *serve, const struct secret *secret, unsigned timeout_s,
+		 const struct rail_end *local, const struct rail_end *remote, unsigned duration_ms, enum perf_wait wait,
+		 struct rail_bw_probe *out);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proto/auth.h"
 #include "proto/channel.h"
 #include "proto/client.h"
 #include "proto/pattern.h"
@@ -71,8 +72,8 @@ static int handshake(int fd, struct perf_ctx *perf, const struct rail_end *remot
 	return 0;
 }
 
-int peer_rail_rdma(const struct sockaddr_storage *serve, unsigned timeout_s, const struct rail_end *local,
-		   const struct rail_end *remote, struct rail_rdma_probe *out)
+int peer_rail_rdma(const struct sockaddr_storage *serve, const struct secret *secret, unsigned timeout_s,
+		   const struct rail_end *local, const struct rail_end *remote, struct rail_rdma_probe *out)
 {
 	struct perf_config pc = { .device = local->device, .port = local->port, .gid_index = local->gid_index,
 				  .qps = 1, .tx_depth = 4, .slot_size = PROTO_MIN_SLOT, .wait = PERF_WAIT_POLL };
@@ -94,8 +95,10 @@ int peer_rail_rdma(const struct sockaddr_storage *serve, unsigned timeout_s, con
 			 : "the serve's side");
 		return -1;
 	}
-	if (chan_connect(serve, timeout_ms, &fd, err, sizeof(err)))
-		return rail_fail(out, RAIL_RDMA_PEER_GONE, true, "%s", err);
+	ret = chan_open(serve, timeout_ms, secret, &fd, err, sizeof(err));
+	if (ret)
+		return rail_fail(out, ret == -EACCES ? RAIL_RDMA_REFUSED : RAIL_RDMA_PEER_GONE, true, "%s", err);
+	ret = -1;
 	if (perf_open(&pc, &perf, err, sizeof(err))) {
 		rail_fail(out, RAIL_RDMA_SETUP_FAILED, false, "cannot set up %s/%u GID %d here: %s", local->device,
 			  local->port, local->gid_index, err);
@@ -146,14 +149,15 @@ out:
 	return out->outcome == RAIL_RDMA_OK ? 0 : -1;
 }
 
-int peer_rail_bw(const struct sockaddr_storage *serve, unsigned timeout_s, const struct rail_end *local,
-		 const struct rail_end *remote, unsigned duration_ms, enum perf_wait wait, struct rail_bw_probe *out)
+int peer_rail_bw(const struct sockaddr_storage *serve, const struct secret *secret, unsigned timeout_s,
+		 const struct rail_end *local, const struct rail_end *remote, unsigned duration_ms, enum perf_wait wait,
+		 struct rail_bw_probe *out)
 {
 	static const uint32_t size = 65536;
 	struct client_config cfg = {
 		.peer = *serve, .test = PROTO_TEST_BW, .op = PERF_OP_WRITE, .verify = true, .qps = 1, .tx_depth = 128,
 		.wait = wait, .sizes = &size, .size_count = 1, .duration_ms = duration_ms,
-		.timeout_s = timeout_s, .device = local->device, .port = local->port, .gid_index = local->gid_index,
+		.timeout_s = timeout_s, .secret = secret, .device = local->device, .port = local->port, .gid_index = local->gid_index,
 		.serve_device = remote->device, .serve_port = remote->port, .serve_gid_index = remote->gid_index,
 	};
 	struct client_report rep;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proto/auth.h"
 #include "proto/channel.h"
 #include "proto/peer_client.h"
 #include "proto/reach.h"
@@ -80,8 +81,8 @@ static int judge(const struct proto_reach_result *r, const struct sockaddr_stora
 	return 0;
 }
 
-int peer_tcp_reach(const struct sockaddr_storage *serve, unsigned timeout_s, const struct peer_reach_ask *ask,
-		   struct tcp_reach_probe *out)
+int peer_tcp_reach(const struct sockaddr_storage *serve, const struct secret *secret, unsigned timeout_s,
+		   const struct peer_reach_ask *ask, struct tcp_reach_probe *out)
 {
 	struct proto_msg m = { .type = PROTO_REACH_REQ };
 	struct sockaddr_storage target = ask->remote, from;
@@ -97,7 +98,7 @@ int peer_tcp_reach(const struct sockaddr_storage *serve, unsigned timeout_s, con
 	if (ask->listen_ms < PROTO_REACH_MIN_MS || ask->listen_ms > PROTO_REACH_MAX_MS)
 		return reach_error(out, -EINVAL, "listen time %u ms (%u..%u)", ask->listen_ms, PROTO_REACH_MIN_MS,
 				   PROTO_REACH_MAX_MS);
-	ret = chan_connect(serve, timeout_ms, &fd, why, sizeof(why));
+	ret = chan_open(serve, timeout_ms, secret, &fd, why, sizeof(why));
 	if (ret)
 		return reach_error(out, ret, "%s", why);
 	reach_addr_to_wire(&ask->remote, m.u.reach_req.address, &ignored);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proto/auth.h"
 #include "proto/channel.h"
 #include "proto/peer_client.h"
 
@@ -110,8 +111,8 @@ static int receive_text(int fd, const char *where, unsigned timeout_s, char **te
 	return 0;
 }
 
-int peer_snapshot(const struct sockaddr_storage *serve, unsigned timeout_s, struct snapshot *s, char *why,
-		  size_t why_size)
+int peer_snapshot(const struct sockaddr_storage *serve, const struct secret *secret, unsigned timeout_s,
+		  struct snapshot *s, char *why, size_t why_size)
 {
 	struct proto_msg req = { .type = PROTO_SNAPSHOT_REQ };
 	char where[80], detail[768];
@@ -121,7 +122,7 @@ int peer_snapshot(const struct sockaddr_storage *serve, unsigned timeout_s, stru
 
 	memset(s, 0, sizeof(*s));
 	chan_addr_text((const struct sockaddr *)serve, where, sizeof(where), true);
-	ret = chan_connect(serve, (int)timeout_s * 1000, &fd, why, why_size);
+	ret = chan_open(serve, (int)timeout_s * 1000, secret, &fd, why, why_size);
 	if (ret)
 		return ret;
 	ret = chan_send(fd, &req, (int)timeout_s * 1000);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "util/secret_file.h"
 #include "verbs/perf.h"
 
 struct serve_device {
@@ -33,6 +34,12 @@ struct serve_config {
 	unsigned port;
 	struct serve_limits limits;
 	bool corrupt;                 /* test hook: flip one byte of what this side sends last or received */
+	/* Whether the client at this address may talk to serve at all: 0, or -1 with why (which the client is
+	 * told in a REFUSE before anything else). NULL: everyone. */
+	int (*admit)(void *arg, const struct sockaddr_storage *client, char *why, size_t why_size);
+	const struct secret *secret;  /* NULL: no challenge; else every connection must prove it knows it */
+	const char *allowing;         /* who may talk to it, for the log once it listens; NULL: not said */
+	unsigned hello_timeout_ms;    /* the first frame (and AUTH) of a connection; 0: SERVE_HELLO_TIMEOUT_S */
 	/* The RDMA port for a client: 0, or -1 with why (which the client is told). */
 	int (*choose)(void *arg, const struct sockaddr_storage *client, struct serve_device *out, char *why,
 		      size_t why_size);

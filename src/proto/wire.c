@@ -68,7 +68,8 @@ static const char *const type_names[] = {
 	[PROTO_READY] = "READY", [PROTO_DONE] = "DONE",     [PROTO_RESULT] = "RESULT", [PROTO_BYE] = "BYE",
 	[PROTO_ERROR] = "ERROR",   [PROTO_SNAPSHOT_REQ] = "SNAPSHOT_REQ", [PROTO_SNAPSHOT_CHUNK] = "SNAPSHOT_CHUNK",
 	[PROTO_REACH_REQ] = "REACH_REQ", [PROTO_REACH_LISTENING] = "REACH_LISTENING",
-	[PROTO_REACH_RESULT] = "REACH_RESULT", [PROTO_HELLO_ON] = "HELLO_ON",
+	[PROTO_REACH_RESULT] = "REACH_RESULT", [PROTO_HELLO_ON] = "HELLO_ON", [PROTO_GREETING] = "GREETING",
+	[PROTO_AUTH] = "AUTH", [PROTO_AUTH_OK] = "AUTH_OK",
 };
 
 const char *proto_type_name(uint8_t type)
@@ -206,6 +207,18 @@ static void put_payload(struct cursor *c, const struct proto_msg *m)
 		break;
 	case PROTO_BYE:
 		break;
+	case PROTO_GREETING:
+		put(c, m->u.greeting.flags, 1);
+		put(c, 0, 3);
+		put_bytes(c, m->u.greeting.nonce, PROTO_NONCE_LEN);
+		break;
+	case PROTO_AUTH:
+		put_bytes(c, m->u.auth.nonce, PROTO_NONCE_LEN);
+		put_bytes(c, m->u.auth.mac, PROTO_MAC_LEN);
+		break;
+	case PROTO_AUTH_OK:
+		put_bytes(c, m->u.auth_ok.mac, PROTO_MAC_LEN);
+		break;
 	}
 }
 
@@ -258,7 +271,8 @@ int proto_decode_header(const uint8_t *hdr, uint8_t *type, uint32_t *length, cha
 		return -EBADMSG;
 	}
 	if (version != PROTO_VERSION) {
-		bad(why, why_size, "protocol version %u, this side speaks %u", version, PROTO_VERSION);
+		bad(why, why_size, "protocol version %u, this side speaks %u: run the same roce-doctor version on both "
+		    "nodes", version, PROTO_VERSION);
 		return -EPROTONOSUPPORT;
 	}
 	if (len > PROTO_MAX_PAYLOAD) {
@@ -595,6 +609,20 @@ int proto_decode(uint8_t type, const uint8_t *payload, size_t length, struct pro
 		break;
 	case PROTO_REACH_RESULT:
 		ret = get_reach_result(&c, &m->u.reach, why, why_size);
+		break;
+	case PROTO_GREETING:
+		m->u.greeting.flags = (uint8_t)get(&c, 1);
+		reserved = get(&c, 3);
+		get_bytes(&c, m->u.greeting.nonce, PROTO_NONCE_LEN);
+		if (!c.short_ && (m->u.greeting.flags & ~PROTO_GREET_SECRET))
+			return bad(why, why_size, "GREETING: unknown flags 0x%02x", m->u.greeting.flags);
+		break;
+	case PROTO_AUTH:
+		get_bytes(&c, m->u.auth.nonce, PROTO_NONCE_LEN);
+		get_bytes(&c, m->u.auth.mac, PROTO_MAC_LEN);
+		break;
+	case PROTO_AUTH_OK:
+		get_bytes(&c, m->u.auth_ok.mac, PROTO_MAC_LEN);
 		break;
 	default:
 		return bad(why, why_size, "unknown frame type %u", type);

@@ -9,7 +9,7 @@
 #include "verbs/perf.h"
 
 #define PROTO_MAGIC 0x52444f43u        /* "RDOC" */
-#define PROTO_VERSION 1
+#define PROTO_VERSION 2               /* 2: GREETING first, optional AUTH (issue 15) */
 #define PROTO_HEADER_LEN 12
 #define PROTO_MAX_PAYLOAD 1024         /* the largest message, HELLO with 64 QPs, is 580 bytes */
 #define PROTO_MAX_FRAME (PROTO_HEADER_LEN + PROTO_MAX_PAYLOAD)
@@ -42,7 +42,11 @@ enum proto_type {
 	PROTO_REACH_LISTENING,  /* serve -> client: listening there, on this port, for this long */
 	PROTO_REACH_RESULT,     /* serve -> client: whether a connection arrived, and from where */
 	PROTO_HELLO_ON,         /* client -> serve: HELLO on the serve's device, port and GID index named */
-	PROTO_TYPE_MAX = PROTO_HELLO_ON,
+	/* the opening of every connection (docs/bw-protocol.md, "Opening: greeting and shared secret") */
+	PROTO_GREETING,         /* serve -> client: first frame; a nonce, whether a shared secret is required */
+	PROTO_AUTH,             /* client -> serve: its nonce and HMAC(secret, serve nonce || client nonce || ...) */
+	PROTO_AUTH_OK,          /* serve -> client: HMAC(secret, client nonce || serve nonce || ...): it knows too */
+	PROTO_TYPE_MAX = PROTO_AUTH_OK,
 };
 
 enum proto_test { PROTO_TEST_BW = 1, PROTO_TEST_LAT = 2 };
@@ -60,6 +64,7 @@ enum proto_refuse_code {
 	PROTO_REFUSE_SHUTDOWN,          /* serve is stopping */
 	PROTO_REFUSE_UNAVAILABLE,       /* the serve cannot answer this request now (its snapshot failed) */
 	PROTO_REFUSE_BAD_REQUEST,       /* a request the serve will not do: not its address, port in use */
+	PROTO_REFUSE_NOT_ALLOWED,       /* the client's address is outside serve --allow, or its secret is wrong */
 };
 
 enum proto_error_code {
@@ -153,6 +158,24 @@ struct proto_hello_on {
 	struct proto_hello hello;
 };
 
+#define PROTO_NONCE_LEN 32
+#define PROTO_MAC_LEN 32
+#define PROTO_GREET_SECRET 0x1          /* GREETING flag: answer with AUTH before anything else */
+
+struct proto_greeting {
+	uint8_t flags;                  /* PROTO_GREET_SECRET; nothing else */
+	uint8_t nonce[PROTO_NONCE_LEN];
+};
+
+struct proto_auth {
+	uint8_t nonce[PROTO_NONCE_LEN];  /* the client's, for the serve's proof */
+	uint8_t mac[PROTO_MAC_LEN];
+};
+
+struct proto_auth_ok {
+	uint8_t mac[PROTO_MAC_LEN];
+};
+
 struct proto_msg {
 	uint8_t type;
 	union {
@@ -168,6 +191,9 @@ struct proto_msg {
 		struct proto_reach_listening listening;
 		struct proto_reach_result reach;
 		struct proto_hello_on hello_on;
+		struct proto_greeting greeting;
+		struct proto_auth auth;
+		struct proto_auth_ok auth_ok;
 	} u;
 };
 

@@ -57,7 +57,8 @@ ep = struct.pack(">BBHB3s16sIQQH", 1, 3, 0, 1, bytes(3), bytes(10) + b"\xff\xff"
 hello = struct.pack(">BBBBHHII", 1, 1, 2, 0, 4, 0, 0, 64) + ep
 payload = b"mlx5_9".ljust(64, b"\0") + struct.pack(">BBH", 1, 0, 3) + hello
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=5)
-s.sendall(struct.pack(">IHHI", 0x52444F43, 1, 15, len(payload)) + payload)
+greeting = s.recv(12 + 36)   # protocol 2: the serve's GREETING first
+s.sendall(struct.pack(">IHHI", 0x52444F43, 2, 15, len(payload)) + payload)
 hdr = s.recv(12)
 magic, version, ftype, length = struct.unpack(">IHHI", hdr)
 body = s.recv(length)
@@ -113,8 +114,8 @@ if command -v valgrind >/dev/null && ! ldd "$BIN" 2>/dev/null | grep -q libasan;
 fi
 
 # ---- a hostile serve ----
-modes=(good malformed oversized other-schema truncated out-of-order old-serve bad-version stall lie-port lie-from
-	deny-arrival stall-result)
+modes=(good malformed oversized other-schema truncated out-of-order old-serve bad-version no-greeting stall lie-port
+	lie-from deny-arrival stall-result)
 # at MODE: the fake serve's port for MODE (the kernel picked it)
 at() { awk -v m="$1" '$1 == "port" && $2 == m { print $3 }' "$scratch/fake.log"; }
 SNAPSHOT="$scratch/own.json" python3 "$here/../peer/fake_serve.py" "${modes[@]}" >"$scratch/fake.log" 2>&1 &
@@ -128,11 +129,14 @@ for c in "malformed|sent a snapshot that is not valid: line 1 column [0-9]+" \
 	"truncated|closed the connection after [0-9]+ of [0-9]+ snapshot bytes" \
 	"out-of-order|sent chunk 3 of [0-9]+ .* where chunk 2 of [0-9]+ .* was due" \
 	"old-serve|does not answer snapshot requests \\(an older roce-doctor" \
-	"bad-version|speaks another protocol: protocol version 2, this side speaks 1"; do
+	"bad-version|speaks another protocol: protocol version 1, this side speaks 2"; do
 	mode=${c%%|*}
 	probe snapshot 127.0.0.1 "$(at "$mode")" 3
 	check "fake serve, $mode snapshot: one clear line, exit 1" 1 "^error -[0-9]+: the serve at 127.0.0.1:$(at "$mode") ${c#*|}" 3
 done
+probe snapshot 127.0.0.1 "$(at no-greeting)" 1
+check "fake serve of protocol 1 (no GREETING): the client says so at --timeout" 1 \
+	"^error -110: the serve at 127.0.0.1:$(at no-greeting) sent no GREETING within 1 s \\(a roce-doctor serve older than protocol 2" 3
 probe snapshot 127.0.0.1 "$(at stall)" 2
 check "fake serve stops halfway: the client gives up at --timeout, says how far it got" 1 \
 	"stopped answering after [0-9]+ of [0-9]+ snapshot bytes \\(--timeout 2 s\\)" 3

@@ -7,7 +7,8 @@ way its MODE says, wrongly. It serves until killed.
 usage: fake_serve.py MODE...
 snapshot modes: good (a valid snapshot from the file in $SNAPSHOT), malformed, oversized, other-schema,
   truncated (closes after half), stall (stops after half, connection open), out-of-order, old-serve (ERROR
-  unknown type, as a serve without the request), bad-version (a frame of protocol version 2)
+  unknown type, as a serve without the request), bad-version (a frame of protocol version 1 after the
+  greeting), no-greeting (a serve of protocol 1: it waits for the request and sends no GREETING)
 reach modes: lie-port (listens elsewhere than asked), lie-from (claims an arrival from 10.9.9.9),
   deny-arrival (says nothing arrived although our connection was accepted), stall-result (never answers)
 """
@@ -18,7 +19,8 @@ import sys
 import threading
 import time
 
-MAGIC, VERSION, HDR = 0x52444F43, 1, 12
+MAGIC, VERSION, HDR = 0x52444F43, 2, 12
+GREETING = 16
 ERROR, SNAPSHOT_REQ, SNAPSHOT_CHUNK, REACH_REQ, REACH_LISTENING, REACH_RESULT = 9, 10, 11, 12, 13, 14
 CHUNK = 1000
 MODES = sys.argv[1:]
@@ -73,7 +75,7 @@ def snapshot(s, MODE):
         text = b"expected HELLO, got unknown"
         s.sendall(frame(ERROR, struct.pack(">HH", 4, len(text)) + text))
     elif MODE == "bad-version":
-        s.sendall(frame(SNAPSHOT_CHUNK, b"", version=2))
+        s.sendall(frame(SNAPSHOT_CHUNK, b"", version=1))
 
 
 def reach(s, payload, MODE):
@@ -107,6 +109,8 @@ def reach(s, payload, MODE):
 
 def session(s, mode):
     try:
+        if mode != "no-greeting":   # protocol 2 opens with it: no secret asked
+            s.sendall(frame(GREETING, bytes(4) + os.urandom(32)))
         ftype, payload = read_frame(s)
         if ftype == SNAPSHOT_REQ:
             snapshot(s, mode)

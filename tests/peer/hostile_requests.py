@@ -12,7 +12,7 @@ import struct
 import sys
 
 MAGIC, HDR = 0x52444F43, 12
-HELLO, REFUSE, ERROR, BYE = 1, 3, 9, 8
+HELLO, REFUSE, ERROR, BYE, GREETING = 1, 3, 9, 8, 16
 SNAPSHOT_REQ, SNAPSHOT_CHUNK, REACH_REQ, REACH_LISTENING, REACH_RESULT = 10, 11, 12, 13, 14
 ERR_TYPE, ERR_PAYLOAD, ERR_TEST = 4, 5, 7
 HOST, PORT = sys.argv[1], int(sys.argv[2])
@@ -20,7 +20,7 @@ ok = True
 
 
 def frame(ftype, payload=b""):
-    return struct.pack(">IHHI", MAGIC, 1, ftype, len(payload)) + payload
+    return struct.pack(">IHHI", MAGIC, 2, ftype, len(payload)) + payload
 
 
 def read_frame(s):
@@ -38,6 +38,15 @@ def read_frame(s):
             return None
         body += got
     return ftype, body
+
+
+def connect(timeout=15):
+    """A connection past the serve's GREETING (protocol 2; a serve without --secret-file asks for nothing)."""
+    s = socket.create_connection((HOST, PORT), timeout=timeout)
+    f = read_frame(s)
+    if f is None or f[0] != GREETING:
+        raise ValueError("no GREETING from the serve: %r" % (f,))
+    return s
 
 
 def reason(f):
@@ -62,7 +71,7 @@ def record(name, good, detail):
 
 
 def expect_error(name, data, code, requests_first=0):
-    with socket.create_connection((HOST, PORT), timeout=15) as s:
+    with connect() as s:
         for _ in range(requests_first):
             s.sendall(frame(SNAPSHOT_REQ))
             while True:
@@ -91,12 +100,12 @@ def main():
         elif probe == "bye-first":
             expect_error(probe, frame(BYE), ERR_TYPE)
         elif probe == "reach-then-vanish":
-            with socket.create_connection((HOST, PORT), timeout=15) as s:
+            with connect() as s:
                 s.sendall(reach_req(wait_ms=5000))
                 f = read_frame(s)
                 record(probe, f is not None and f[0] == REACH_LISTENING, "%s" % (reason(f),))
         elif probe == "listen-long":
-            with socket.create_connection((HOST, PORT), timeout=30) as s:
+            with connect(30) as s:
                 s.sendall(reach_req(wait_ms=10000))
                 f = read_frame(s)
                 print("listening", flush=True)

@@ -4,6 +4,7 @@
  *   peer_probe reach HOST PORT TIMEOUT LOCAL_ADDR REMOTE_ADDR REMOTE_PORT [LISTEN_MS]
  *   peer_probe rail HOST PORT TIMEOUT LDEV LPORT LGID RDEV RPORT RGID
  *   peer_probe bw HOST PORT TIMEOUT LDEV LPORT LGID RDEV RPORT RGID   (waits on completion events, as on rxe)
+ * With PEER_PROBE_SECRET_FILE in the environment, that file is the secret shared with the serve (--secret-file).
  * Exit 0 when the function returned 0, 1 when it returned an error (the line says which), 64 for bad usage. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "proto/channel.h"
 #include "proto/peer_client.h"
+#include "util/secret_file.h"
 
 static const char *const reach_names[] = { "NOT_RUN", "ARRIVED", "NOT_ARRIVED", "REFUSED_BY_PEER", "ERROR" };
 static const char *const rdma_names[] = { "NOT_RUN", "OK", "TIMEOUT", "WC_ERROR", "SETUP_FAILED", "REFUSED",
@@ -42,6 +44,9 @@ static void rail_end_of(char **argv, struct rail_end *e)
 
 int main(int argc, char **argv)
 {
+	static struct secret secret_storage;
+	const char *secret_file = getenv("PEER_PROBE_SECRET_FILE");
+	const struct secret *secret = NULL;
 	struct sockaddr_storage serve;
 	char why[1024];
 	unsigned timeout;
@@ -49,6 +54,13 @@ int main(int argc, char **argv)
 
 	if (argc < 5)
 		return usage();
+	if (secret_file && *secret_file) {
+		if (secret_read(secret_file, &secret_storage, why, sizeof(why)) < 0) {
+			fprintf(stderr, "peer_probe: %s\n", why);
+			return 64;
+		}
+		secret = &secret_storage;
+	}
 	timeout = (unsigned)atoi(argv[4]);
 	if (chan_resolve(argv[2], (unsigned)atoi(argv[3]), &serve, why, sizeof(why))) {
 		fprintf(stderr, "peer_probe: %s\n", why);
@@ -59,7 +71,7 @@ int main(int argc, char **argv)
 
 		if (!s)
 			return 1;
-		ret = peer_snapshot(&serve, timeout, s, why, sizeof(why));
+		ret = peer_snapshot(&serve, secret, timeout, s, why, sizeof(why));
 		if (ret)
 			printf("error %d: %s\n", ret, why);
 		else
@@ -76,7 +88,7 @@ int main(int argc, char **argv)
 
 		if (address(argv[5], &ask.local) || address(argv[6], &ask.remote))
 			return 64;
-		ret = peer_tcp_reach(&serve, timeout, &ask, &r);
+		ret = peer_tcp_reach(&serve, secret, timeout, &ask, &r);
 		printf("%s ret=%d port=%u from=%s to=%s connect_failed=%d: %s\n", reach_names[r.outcome], ret, r.port,
 		       r.local_address, r.remote_address, r.connect_failed, r.detail);
 		return ret ? 1 : 0;
@@ -89,13 +101,13 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], "rail") == 0) {
 			struct rail_rdma_probe r;
 
-			ret = peer_rail_rdma(&serve, timeout, &local, &remote, &r);
+			ret = peer_rail_rdma(&serve, secret, timeout, &local, &remote, &r);
 			printf("%s ret=%d wc_status=%d by_peer=%d mtu=%u rtt_us=%.1f: %s\n", rdma_names[r.outcome], ret,
 			       r.wc_status, r.seen_by_peer, r.path_mtu_bytes, r.round_trip_us, r.detail);
 		} else {
 			struct rail_bw_probe r;
 
-			ret = peer_rail_bw(&serve, timeout, &local, &remote, 500, PERF_WAIT_EVENT, &r);
+			ret = peer_rail_bw(&serve, secret, timeout, &local, &remote, 500, PERF_WAIT_EVENT, &r);
 			printf("bw run=%d ok=%d gbps=%.3f: %s\n", r.run, r.ok, r.gbps, r.detail);
 		}
 		return ret ? 1 : 0;

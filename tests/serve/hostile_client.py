@@ -18,7 +18,8 @@ import sys
 import time
 
 MAGIC = 0x52444F43
-VERSION = 1
+VERSION = 2
+GREETING = 16
 HELLO, ACCEPT, REFUSE, START, READY, DONE, RESULT, BYE, ERROR = range(1, 10)
 NAMES = {1: "HELLO", 2: "ACCEPT", 3: "REFUSE", 4: "START", 5: "READY", 6: "DONE", 7: "RESULT", 8: "BYE",
          9: "ERROR"}
@@ -53,9 +54,17 @@ def hello(test=1, op=1, flags=2, mtu=0, depth=128, inline=0, slot=4096, qps=1, *
     return struct.pack(">BBBBHHII", test, op, flags, mtu, depth, 0, inline, slot) + endpoint(qps, slot, **ep)
 
 
-def connect():
+def connect(greeting=True):
+    """A connection past the serve's GREETING (protocol 2; a serve without --secret-file asks for nothing);
+    greeting=False: a busy serve's REFUSE comes instead, for the caller to read."""
     s = socket.create_connection((HOST, PORT), timeout=5)
     s.settimeout(15)
+    if not greeting:
+        return s
+    got = read_frame(s)
+    if got is None or got[0] != GREETING:
+        s.close()
+        raise ValueError("no GREETING from the serve: %r" % (got,))
     return s
 
 
@@ -101,10 +110,10 @@ def record(name, ok, detail):
     print("%s %s: %s" % ("ok" if ok else "FAIL", name, detail), flush=True)
 
 
-def expect_reply(name, data, want_type, want_code, shut=False):
+def expect_reply(name, data, want_type, want_code, shut=False, greeting=True):
     """Sends data; the serve must answer with want_type/want_code and then close."""
     try:
-        with connect() as s:
+        with connect(greeting) as s:
             s.sendall(data)
             if shut:
                 s.shutdown(socket.SHUT_WR)
@@ -159,7 +168,8 @@ def stall_and_busy():
     try:
         with connect() as stalled:
             time.sleep(0.5)
-            expect_reply("busy while another connection is open", frame(HELLO, hello()), REFUSE, REF_BUSY)
+            expect_reply("busy while another connection is open", frame(HELLO, hello()), REFUSE, REF_BUSY,
+                         greeting=False)
             t0 = time.monotonic()
             got = read_frame(stalled)
             waited = time.monotonic() - t0 + 0.5
@@ -193,7 +203,7 @@ def main():
     expect_reply("oversized length", frame(HELLO, b"", length=0xFFFFFFFF), ERROR, ERR_LENGTH)
     expect_reply("length just over the limit", frame(HELLO, bytes(1025)), ERROR, ERR_LENGTH)
     expect_reply("wrong magic", frame(HELLO, hello(), magic=0x52444F44), ERROR, ERR_MAGIC)
-    expect_reply("wrong version", frame(HELLO, hello(), version=2), ERROR, ERR_VERSION)
+    expect_reply("wrong version (a protocol 1 client)", frame(HELLO, hello(), version=1), ERROR, ERR_VERSION)
     expect_reply("unknown type", frame(77, hello()), ERROR, ERR_TYPE)
     expect_reply("START before HELLO", frame(START, struct.pack(">IIIIQ", 64, 1, 0, 0, 10)), ERROR, ERR_TYPE)
     bad_hellos = {

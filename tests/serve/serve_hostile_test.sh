@@ -30,7 +30,7 @@ sed 's/^/# /' "$dir/client.out" | grep -v '^# ok '
 probes=$(sed -n 's/^probes=//p' "$dir/client.out")
 lines=$(grep -cE ' (ended|refused): ' "$dir/serve.log")
 [ -n "$probes" ] && [ "$lines" -eq "$probes" ]; result "one log line per refusal ($probes probes, $lines lines)" $?
-grep -q 'ended: protocol version 2, this side speaks 1' "$dir/serve.log"; result "the log says what was wrong" $?
+grep -q 'ended: protocol version 1, this side speaks 2' "$dir/serve.log"; result "the log says what was wrong" $?
 kill -0 "$serve" 2>/dev/null; result "serve is still running" $?
 kill -TERM "$serve"
 wait "$serve"
