@@ -25,13 +25,13 @@ const struct log_pattern log_patterns[] = {
 	{ "log.nccl.cuda_driver", SEVERITY_INFO, "cudaDriverVersion ", "cudaDriverVersion ([0-9]+)",
 	  "NCCL misc/cudawrap.cc, 2.12 and later", NULL, "", NULL, "cuda_driver", "{1}" },
 	{ "log.nccl.bootstrap_if", SEVERITY_INFO, "Bootstrap", "Bootstrap ?: Using ?(.+)$",
-	  "NCCL bootstrap.cc: \"Bootstrap : Using\" to 2.27, \"Bootstrap: Using\" from 2.28", NULL, "", NULL,
+	  "NCCL bootstrap.cc: \"Bootstrap : Using\" to 2.23, \"Bootstrap: Using\" from 2.24", NULL, "", NULL,
 	  "bootstrap_interface", "{1}" },
 	{ "log.nccl.ib_devices", SEVERITY_INFO, "NET/IB", "NET/IB ?: Using(( \\[[0-9]+\\][^ ;]+)+)",
-	  "NCCL net_ib.cc (to 2.23), net_ib/init.cc (2.24 on): \"NET/IB : Using%s %s; OOB %s:%s\"", NULL, "", NULL,
+	  "NCCL transport/net_ib.cc (to 2.28), net_ib/init.cc (2.29 on): \"NET/IB : Using%s %s; OOB %s:%s\"", NULL, "", NULL,
 	  "ib_devices", "{1}" },
 	{ "log.nccl.ib_devices", SEVERITY_INFO, "; OOB ", "NET/IB ?: Using.*; OOB ([^ ]+)",
-	  "NCCL net_ib.cc / net_ib/init.cc, every version", NULL, "", NULL, "ib_oob_interface", "{1}" },
+	  "NCCL transport/net_ib.cc / net_ib/init.cc, every version", NULL, "", NULL, "ib_oob_interface", "{1}" },
 	{ "log.nccl.socket_devices", SEVERITY_INFO, "NET/Socket", "NET/Socket ?: Using(( \\[[0-9]+\\][^ ]+)+)",
 	  "NCCL transport/net_socket.cc: \"NET/Socket : Using%s\", every version", NULL, "", NULL,
 	  "socket_interfaces", "{1}" },
@@ -49,7 +49,7 @@ const struct log_pattern log_patterns[] = {
 	{ "log.nccl.env", SEVERITY_INFO, " set by environment to ", "(NCCL_[A-Z0-9_]+) set by environment to (.*[^.])",
 	  "NCCL param.cc and others, every version", NULL, "", NULL, "environment", "{1}={2}" },
 	{ "log.nccl.env", SEVERITY_INFO, "NCCL_IB_HCA set to ", "(NCCL_IB_HCA) set to ([^ ]+)",
-	  "NCCL net_ib/init.cc, 2.24 on", NULL, "", NULL, "environment", "{1}={2}" },
+	  "NCCL transport/net_ib/init.cc, 2.29 on", NULL, "", NULL, "environment", "{1}={2}" },
 	{ "log.nccl.gdr", SEVERITY_INFO, "GPU Direct RDMA ", "NET/([A-Za-z]+) ?: GPU Direct RDMA (Enabled|Disabled) for "
 	  "HCA ([0-9]+) '([^']+)'",
 	  "NCCL graph/topo.cc (transport/net.cc before 2.19): \"NET/%s : GPU Direct RDMA %s for HCA %d '%s'\"",
@@ -66,13 +66,13 @@ const struct log_pattern log_patterns[] = {
 
 	/* ---- problems, specific before generic ---- */
 	{ "log.nccl.ib_no_device", SEVERITY_WARN, "NET/IB : No device found", NULL,
-	  "NCCL net_ib.cc (to 2.23), net_ib/init.cc (2.24 on): INFO \"NET/IB : No device found.\"",
+	  "NCCL transport/net_ib.cc (to 2.28), net_ib/init.cc (2.29 on): INFO \"NET/IB : No device found.\"",
 	  "NCCL's IB transport found no usable RDMA port: no RDMA device, NCCL_IB_HCA matches none, no uverbs "
 	  "access (container) or no verbs provider library; NCCL falls back to TCP sockets",
 	  "rdma.devices,rdma.uverbs,kernel.modules,nccl.ib_hca",
 	  "roce-doctor check --only rdma,kernel,nccl.ib_hca", NULL, NULL },
 	{ "log.nccl.no_net_plugin", SEVERITY_FAIL, "Failed to initialize any NET plugin", NULL,
-	  "NCCL plugin/net.cc, 2.24 on (earlier: \"Failed to initialize NET plugin\" only)",
+	  "NCCL plugin/net.cc, 2.27 on",
 	  "no network transport could start: with NCCL_NET=IB forced, the IB transport found no device",
 	  "rdma.devices,rdma.uverbs,kernel.modules,nccl.ib_hca",
 	  "roce-doctor check --only rdma,kernel,nccl    # why there is no usable RDMA port\n"
@@ -124,8 +124,8 @@ const struct log_pattern log_patterns[] = {
 	  MEMLOCK_CHECKS, MEMLOCK_FIX, NULL, NULL },
 	{ "log.nccl.wc_retry_exceeded", SEVERITY_FAIL, "Got completion from peer",
 	  "Got completion from peer ([^ ]+) with (error |status=)(IBV_WC_RETRY_EXC_ERR\\()?12[^0-9]",
-	  "NCCL net_ib.cc: \"with error %d\" (to 2.20), \"with status=%d\" (2.21-2.2x), net_ib/p2p.cc \"with "
-	  "status=%s(%d)\" (2.28 on)",
+	  "NCCL transport/net_ib.cc: \"with error %d\" (to 2.19), \"with status=%d\" (2.20 to 2.28.7), "
+	  "\"with status=%s(%d)\" (2.28.9; net_ib/p2p.cc from 2.29)",
 	  "RDMA packets to {1} were never acknowledged (IBV_WC_RETRY_EXC_ERR, 12): a GID the peer cannot reach "
 	  "(link-local fe80::, another subnet), udp 4791 dropped, or a lossy fabric under load",
 	  REACH_CHECKS, REACH_FIX, NULL, NULL },
@@ -135,17 +135,17 @@ const struct log_pattern log_patterns[] = {
 	  "dropped, or a lossy fabric", REACH_CHECKS, REACH_FIX, NULL, NULL },
 	{ "log.nccl.wc_error", SEVERITY_FAIL, "Got completion from peer",
 	  "Got completion from peer ([^ ]+) with (error |status=)([A-Z_]+\\()?([0-9]+)",
-	  "NCCL net_ib.cc / net_ib/p2p.cc, every version",
+	  "NCCL transport/net_ib.cc / net_ib/p2p.cc, every version",
 	  "a work request to {1} completed with error status {4}: status 5 (WR_FLUSH_ERR) follows an earlier "
 	  "error, look for the first one in every rank's log; 10 or 11 (REM_ACCESS/REM_OP) point at the peer",
 	  "gid.env,port.state", "roce-doctor check --peer PEER", NULL, NULL },
 	{ "log.nccl.gid_table_changed", SEVERITY_WARN, "GID table changed", NULL,
-	  "NCCL net_ib/common.cc, 2.24 on",
+	  "NCCL transport/net_ib.cc (2.28), net_ib/common.cc (2.29 on)",
 	  "the port's GID table changed while NCCL ran: a pinned NCCL_IB_GID_INDEX may now name another address",
 	  "gid.env", "unset NCCL_IB_GID_INDEX    # NCCL >= 2.21 picks the GID per device itself\n" GID_FIX, NULL,
 	  NULL },
 	{ "log.nccl.ib_open_failed", SEVERITY_FAIL, "NET/IB : Unable to open device", NULL,
-	  "NCCL net_ib.cc / net_ib/init.cc, every version",
+	  "NCCL transport/net_ib.cc / net_ib/init.cc, every version",
 	  "libibverbs could not open the device: no access to /dev/infiniband/uverbs* (container, permissions)",
 	  "rdma.uverbs,kernel.modules", "roce-doctor check --only rdma,kernel", NULL, NULL },
 	{ "log.nccl.gdr_disabled", SEVERITY_WARN, "GPU Direct RDMA Disabled", "NET/IB ?: GPU Direct RDMA Disabled for "
