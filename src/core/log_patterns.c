@@ -65,6 +65,18 @@ const struct log_pattern log_patterns[] = {
 	  NULL, "gid", "{1}" },
 
 	/* ---- problems, specific before generic ---- */
+	{ "log.nccl.ib_disabled", SEVERITY_WARN, "NCCL_IB_DISABLE set by environment to 1", NULL,
+	  "NCCL param.cc: \"%s set by environment to %lld.\", every version (real: tests/logs/h100-nccl-2.28.9)",
+	  "NCCL_IB_DISABLE=1 turns NCCL's IB transport off: every byte goes over TCP sockets", "nccl.ib_disable",
+	  "unset NCCL_IB_DISABLE    # and its line in /etc/nccl.conf, ~/.nccl.conf or NCCL_CONF_FILE\n"
+	  "roce-doctor check --only nccl.ib_disable", NULL, NULL },
+	{ "log.nccl.net_plugin_missing", SEVERITY_WARN, "NET/Plugin: Could not find: ",
+	  "NET/Plugin: Could not find: ([^ ]+) (libnccl-net-[^ ]+\\.so)",
+	  "NCCL plugin/plugin_open.cc: \"%s/Plugin: Could not find:%s%s%s\", 2.28 on; two names: NCCL_NET_PLUGIN "
+	  "was set (real: tests/logs/h100-nccl-2.28.9)",
+	  "NCCL_NET_PLUGIN={1} was asked for, but neither {1} nor {2} loads: NCCL runs its internal transports",
+	  "", "unset NCCL_NET_PLUGIN    # or put {2} where the loader finds it (LD_LIBRARY_PATH)\n"
+	  "roce-doctor nccl    # the NCCL libraries and net plugins a job on this node can load", NULL, NULL },
 	{ "log.nccl.ib_no_device", SEVERITY_WARN, "NET/IB : No device found", NULL,
 	  "NCCL transport/net_ib.cc (to 2.28), net_ib/init.cc (2.29 on): INFO \"NET/IB : No device found.\"",
 	  "NCCL's IB transport found no usable RDMA port: no RDMA device, NCCL_IB_HCA matches none, no uverbs "
@@ -185,6 +197,12 @@ const struct log_pattern log_patterns[] = {
 	  "the ranks loaded different NCCL versions", "",
 	  "roce-doctor nccl    # on every node: which NCCL a job loads, then roce-doctor compare on their snapshots",
 	  NULL, NULL },
+	{ "log.torch.master_unresolved", SEVERITY_FAIL, "cannot be retrieved (gai error",
+	  "network addresses of \\(([^,]+), ([0-9]+)\\) cannot be retrieved \\(gai error: (-?[0-9]+) - ([^)]*)\\)",
+	  "PyTorch c10d socket.cpp (2.x; real: tests/logs/h100-nccl-2.28.9)",
+	  "MASTER_ADDR {1} does not resolve on this node ({4}): the rank cannot find the rendezvous store", "",
+	  "getent ahosts {1}    # on this node; set MASTER_ADDR to an address or a name every node resolves", NULL,
+	  NULL },
 	{ "log.torch.store_timeout", SEVERITY_FAIL, "client socket has timed out",
 	  "client socket has timed out after ([0-9]+)ms while trying to connect to \\(([^,]+), ([0-9]+)\\)",
 	  "PyTorch c10d socket.cpp (2.2 on)",
