@@ -264,6 +264,22 @@ const struct log_pattern log_patterns[] = {
 	  "perftest perftest_resources.h NOTIFY_COMP_ERROR_SEND/RECV, 4.x",
 	  "a work request completed with error {2} ({1})", "gid.env,port.state,firewall.rules",
 	  "roce-doctor check --peer PEER", NULL, NULL },
+	{ "log.roce_doctor.stall", SEVERITY_FAIL, "stalled", "(no completion for [0-9.]+ s) at ([0-9]+)-byte messages: the "
+	  "transfer to ([^ ]+) stalled",
+	  "roce-doctor bw/lat: src/proto/client.c (asserted in tests/vm/cases/bw_4_udp_dropped.case)",
+	  "the RDMA transfer to {3} stopped ({1}) while TCP works: udp 4791 dropped by a firewall on either node, "
+	  "a GID the peer cannot reach, or a path MTU larger than a link",
+	  "firewall.rules,firewall.firewalld,gid.env,netdev.mtu,net.same_subnet", REACH_FIX, NULL, NULL },
+	{ "log.roce_doctor.completion", SEVERITY_FAIL, "completion failed on QP", "completion failed on QP [0-9]+ at "
+	  "[0-9]+-byte messages: ([^(]+) \\(status ([0-9]+)",
+	  "roce-doctor bw/lat: src/proto/client.c (asserted in tests/vm/cases/bw_2_faults.case)",
+	  "an RDMA work request failed: {1} (status {2}); the next line, \"what it usually means\", says why",
+	  "gid.env,port.state,firewall.rules", REACH_FIX, NULL, NULL },
+	{ "log.roce_doctor.refused", SEVERITY_WARN, "refused the test", "the serve at ([^ ]+) refused the test: (.*)$",
+	  "roce-doctor bw/lat: src/proto/client.c (asserted in tests/vm/cases/bw_2_faults.case)",
+	  "the serve at {1} would not run this test: {2}", "",
+	  "wait for the running test to end, or raise the serve's --max-qps / --max-mem / --max-seconds", NULL,
+	  NULL },
 	{ "log.verbs.memlock_low", SEVERITY_WARN, "RLIMIT_MEMLOCK is ", "RLIMIT_MEMLOCK is ([0-9]+) bytes",
 	  "rdma-core libibverbs init.c check_memlock_limit, every version",
 	  "the process's memlock limit is {1} bytes: registrations larger than that fail", MEMLOCK_CHECKS,
