@@ -10,6 +10,7 @@
 #include "cmd/explain_report.h"
 #include "core/checks.h"
 #include "core/findings_locate.h"
+#include "core/log_line.h"
 #include "core/log_scan.h"
 #include "core/system_input.h"
 #include "output/explain_text.h"
@@ -147,6 +148,7 @@ int cmd_explain(struct app *app, int argc, char **argv)
 	struct findings host = { 0 };
 	struct notes warnings = { 0 };
 	struct log_scan scan;
+	char name_clean[1024];
 	const char *name;
 	enum severity worst;
 	FILE *in = stdin;
@@ -167,14 +169,17 @@ int cmd_explain(struct app *app, int argc, char **argv)
 		fprintf(stderr, "roce-doctor: explain: the log and --from cannot both be standard input\n");
 		return EXIT_USAGE;
 	}
-	name = args.input && strcmp(args.input, "-") != 0 ? args.input : "(stdin)";
 	if (args.input && strcmp(args.input, "-") != 0) {
 		in = fopen(args.input, "r");
 		if (!in) {
 			fprintf(stderr, "roce-doctor: explain: cannot read %s: %s\n", args.input, strerror(errno));
 			return EXIT_CANNOT_RUN;
 		}
-	}
+		name = args.input;
+	} else
+		name = "(stdin)";
+	/* The name goes into the JSON document: a file name that is not UTF-8 is shown with '?' there. */
+	log_text_clean(name_clean, sizeof(name_clean), name, strlen(name));
 	rc = log_scan_init(&scan);
 	if (rc == 0)
 		rc = read_log(in, &scan);
@@ -196,7 +201,7 @@ int cmd_explain(struct app *app, int argc, char **argv)
 		if (findings_worst(&host) > worst)
 			worst = findings_worst(&host);
 	}
-	doc = explain_report_doc(&scan, name, args.with_check ? &host : NULL);
+	doc = explain_report_doc(&scan, name_clean, args.with_check ? &host : NULL);
 	if (!doc) {
 		fprintf(stderr, "roce-doctor: cannot build the report: %s\n", strerror(ENOMEM));
 		code = EXIT_CANNOT_RUN;

@@ -66,6 +66,13 @@ result "invalid UTF-8 and NUL: the bytes as ?, both lines matched" $?
 run --json explain "$scratch/utf8.log"
 [ "$rc" -eq 2 ] && json_ok roce-doctor/explain/v1; result "invalid UTF-8 and NUL: valid JSON" $?
 
+# a file name that is not UTF-8 is named with ? in the JSON document (it had no "input" member)
+badname=$scratch/$(printf 'bad\xffname.log')
+cp "$scratch/clean.log" "$badname"
+run --json explain "$badname"
+[ "$rc" -eq 0 ] && json_ok roce-doctor/explain/v1 && grep -q '"input": ".*/bad?name.log"' "$out"
+result "a file name of invalid UTF-8 is the document's input, with ?" $?
+
 # --- a 64 MiB log through a pipe in bounded memory (1 GiB by hand: README)
 cp "$logs/h100-nccl-2.28.9/nccl-info-subsys-all.log" "$scratch/1m.log"
 for i in 1 2 3 4 5; do cat "$scratch/1m.log" "$scratch/1m.log" > "$scratch/2m.log"; mv "$scratch/2m.log" "$scratch/1m.log"; done
