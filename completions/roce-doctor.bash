@@ -1,5 +1,5 @@
 # bash completion for roce-doctor
-_roce_doctor_commands="devices gid check nccl-env nccl topo snapshot compare serve bw lat"
+_roce_doctor_commands="devices gid check nccl-env nccl topo snapshot compare explain serve bw lat"
 
 # Devices, DEV/PORT, and the netdevs under them: every spelling a device argument takes.
 _roce_doctor_devices()
@@ -70,6 +70,7 @@ _roce_doctor()
 		topo) COMPREPLY=($(compgen -W "--json --output --pretty --compact --verbose --help" -- "$cur")) ;;
 		snapshot) COMPREPLY=($(compgen -W "--json-lines --json --output --pretty --compact --verbose --help" -- "$cur")) ;;
 		compare) COMPREPLY=($(compgen -W "--family --json --output --pretty --compact --verbose --help - $(compgen -f -- "$cur")" -- "$cur")) ;;
+		explain) COMPREPLY=($(compgen -W "--with-check --list --family --from --json --output --pretty --compact --verbose --help - $(compgen -f -- "$cur")" -- "$cur")) ;;
 		serve) COMPREPLY=($(compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --allow --secret-file --json --verbose --help" -- "$cur")) ;;
 		bw) COMPREPLY=($(compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --wait --expect-gbps --expect-link-pct --device --gid-index --mtu --port --timeout --secret-file --no-verify --json --format --output --pretty --compact --verbose --help" -- "$cur")) ;;
 		lat) COMPREPLY=($(compgen -W "--size --sweep --iters --inline --device --gid-index --mtu --port --timeout --secret-file --no-verify --json --format --output --pretty --compact --verbose --help" -- "$cur")) ;;

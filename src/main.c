@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	{ "topo", "GPU x NIC PCIe matrix (nvidia-smi topo -m from sysfs), rails, ACS and link width", cmd_topo },
 	{ "snapshot", "One JSON document of the host and its identity, for --from FILE", cmd_snapshot },
 	{ "compare", "The nodes' snapshots side by side: the odd nodes out, with fixes", cmd_compare },
+	{ "explain", "Read a failing job's log (NCCL, perftest, PyTorch): the cause and the fix", cmd_explain },
 	{ "serve", "The other end of bw and lat: one test at a time on TCP 18516", cmd_serve },
 	{ "bw", "RDMA bandwidth to a serve, data checked (ib_write_bw built in)", cmd_bw },
 	{ "lat", "RDMA-write ping-pong latency to a serve (ib_write_lat built in)", cmd_lat },

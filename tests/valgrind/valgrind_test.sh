@@ -45,7 +45,10 @@ for cmd in "snapshot" "--root $FIX/softroce snapshot --json-lines" "--from $snap
 	"compare $snap $snap" "--json compare -v $snap $snap $snap" "compare $snap $cut" "compare $FIX" \
 	"--from $snap check --peer x --peer-fixture $peer -v" "--root $FIX/cx6lx-2port --json check --peer x --peer-fixture $peer" \
 	"--from $snap nccl-env --peer x --peer-fixture $peer" "--from $snap check --peer x --peer-fixture $FIX" \
-	"nccl" "--root $FIX/nccl-libs nccl" "--root $FIX/nccl-bad --json nccl" "--from $snap nccl --nccl-version 2.18"; do
+	"nccl" "--root $FIX/nccl-libs nccl" "--root $FIX/nccl-bad --json nccl" "--from $snap nccl --nccl-version 2.18" \
+	"explain $FIX/../logs/from-source/nccl-2.18-retry-exceeded.log" "explain --list" "explain $BIN" \
+	"--json explain $FIX/../logs/h100-nccl-2.28.9/torch-master-unresolvable.log" \
+	"--root $FIX/check-fresh explain --with-check $FIX/../logs/from-source/nccl-2.21-reg-mr-enomem.log"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 "${supp[@]}" \

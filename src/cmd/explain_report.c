@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* explain's scan, and check's findings on this host, as one JSON document; the text layout renders it. */
+#include "cmd/explain_report.h"
+
+#include <string.h>
+
+#include "cmd/check_report.h"
+#include "output/render.h"
+
+/* "a,b" -> ["a", "b"]. */
+static json_t *id_list(const char *ids)
+{
+	json_t *list = json_array();
+
+	while (ids && *ids) {
+		size_t len = strcspn(ids, ",");
+
+		json_array_append_new(list, json_stringn(ids, len));
+		ids += len + (ids[len] == ',');
+	}
+	return list;
+}
+
+/* Whether id is one of the comma list ids. */
+static bool listed(const char *ids, const char *id)
+{
+	size_t n = strlen(id);
+
+	for (const char *p = ids; p && *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && strncmp(p, id, n) == 0)
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+/* The host's findings, worse than ok, whose id the problem names: the join --with-check makes. */
+static json_t *host_findings(const struct log_hit *hit, const struct findings *host)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < host->count; i++)
+		if (host->items[i].severity > SEVERITY_OK && listed(hit->pattern->checks, host->items[i].id))
+			json_array_append_new(list, finding_json(&host->items[i]));
+	return list;
+}
+
+static json_t *fix_lines(const char *fix)
+{
+	json_t *lines = json_array();
+
+	while (fix && *fix) {
+		size_t len = strcspn(fix, "\n");
+
+		json_array_append_new(lines, json_stringn(fix, len));
+		fix += len + (fix[len] == '\n');
+	}
+	return lines;
+}
+
+static json_t *hit_json(const struct log_hit *hit, const struct findings *host)
+{
+	json_t *lines = json_array();
+
+	for (size_t i = 0; i < hit->line_count; i++)
+		json_array_append_new(lines, json_integer((json_int_t)hit->lines[i]));
+	return json_pack("{s:s, s:s, s:o, s:I, s:s, s:s, s:s, s:o, s:s, s:o, s:o}", "id", hit->pattern->id, "severity",
+			 severity_name(hit->pattern->severity), "lines", lines, "count", (json_int_t)hit->count,
+			 "quote", hit->quote, "message", hit->message, "source", hit->pattern->source, "checks",
+			 id_list(hit->pattern->checks), "fix", hit->fix, "fix_lines", fix_lines(hit->fix), "host",
+			 host ? host_findings(hit, host) : json_null());
+}
+
+json_t *explain_report_doc(const struct log_scan *scan, const char *input, const struct findings *host)
+{
+	json_t *doc = doc_new("explain"), *facts = json_array(), *problems = json_array(), *summary;
+	size_t counts[4] = { 0 };
+
+	if (!doc || !facts || !problems)
+		goto fail;
+	for (size_t i = 0; i < scan->fact_count; i++) {
+		const struct log_fact *f = &scan->facts[i];
+
+		if (json_array_append_new(facts, json_pack("{s:s, s:s, s:I, s:I}", "fact", f->name, "value", f->value,
+							   "line", (json_int_t)f->line, "count",
+							   (json_int_t)f->count)) < 0)
+			goto fail;
+	}
+	for (size_t i = 0; i < scan->hit_count; i++) {
+		counts[scan->hits[i].pattern->severity]++;
+		if (json_array_append_new(problems, hit_json(&scan->hits[i], host)) < 0)
+			goto fail;
+	}
+	summary = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "lines", (json_int_t)scan->lines, "blank",
+			    (json_int_t)scan->blank, "recognised", (json_int_t)scan->recognised, "truncated",
+			    (json_int_t)scan->truncated, "binary", (json_int_t)scan->binary, "facts_dropped",
+			    (json_int_t)scan->facts_dropped);
+	if (!summary)
+		goto fail;
+	json_object_set_new(doc, "input", json_string(input));
+	json_object_set_new(doc, "verdict", json_string(severity_name(log_scan_worst(scan))));
+	json_object_set_new(doc, "with_check", json_boolean(host != NULL));
+	json_object_set_new(doc, "counts", severity_counts_json(counts));
+	json_object_set_new(doc, "summary", summary);
+	json_object_set_new(doc, "facts", facts);
+	json_object_set_new(doc, "findings", problems);
+	return doc;
+fail:
+	json_decref(facts);
+	json_decref(problems);
+	json_decref(doc);
+	return NULL;
+}
+
+json_t *explain_list_doc(void)
+{
+	json_t *doc = doc_new("explain-patterns"), *rows = json_array();
+
+	if (!doc || !rows) {
+		json_decref(doc);
+		json_decref(rows);
+		return NULL;
+	}
+	for (size_t i = 0; i < log_pattern_count; i++) {
+		const struct log_pattern *p = &log_patterns[i];
+
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o}", "id", p->id, "severity",
+						      severity_name(p->severity), "needle", p->needle, "regex",
+						      json_str_or_null(p->regex), "source", p->source, "checks",
+						      id_list(p->checks), "fact", json_str_or_null(p->fact)));
+	}
+	json_object_set_new(doc, "patterns", rows);
+	return doc;
+}

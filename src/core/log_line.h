@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* One log line made readable: the prefixes launchers and loggers put before a message stripped, and text
+ * made safe to print and to put in JSON (invalid UTF-8 and control bytes replaced). Pure functions. */
+#ifndef ROCE_DOCTOR_LOG_LINE_H
+#define ROCE_DOCTOR_LOG_LINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The offset of the message in line[0..len): past torchrun's "[rank0]:" / "[default0]:", mpirun's
+ * "[1,0]<stdout>:", srun's "0: ", pdsh's "host: ", timestamps ("[2026-11-24 21:25:56] ", ISO 8601, syslog's
+ * "Nov 24 21:25:56 ", glog's "[E1124 21:26:16.321 socket.cpp:1028] ") and NCCL's "host:pid:tid [dev] NCCL INFO "
+ * (or "... file.cc:123 NCCL WARN "), in any order and nesting. */
+size_t log_line_message(const char *line, size_t len);
+
+/* Copies src[0..len) into dst (size > 0, always terminated) as valid UTF-8 without control bytes: each byte
+ * that is not part of a well-formed sequence, and each control byte but tab, becomes '?'. Truncates at a
+ * character boundary. Returns true when something was replaced. */
+bool log_text_clean(char *dst, size_t size, const char *src, size_t len);
+
+#endif

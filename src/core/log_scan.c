@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* explain's line reader and matcher. Memory is fixed once init has run: one line buffer, the compiled table,
+ * LOG_FACTS_MAX facts and one hit per pattern row, whatever the size of the log. */
+#include "core/log_scan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log_line.h"
+
+#define GROUPS 5   /* the whole match and {1}..{4} */
+
+int log_scan_init(struct log_scan *scan)
+{
+	memset(scan, 0, sizeof(*scan));
+	scan->compiled = calloc(log_pattern_count, sizeof(*scan->compiled));
+	scan->has_regex = calloc(log_pattern_count, sizeof(*scan->has_regex));
+	scan->hits = calloc(log_pattern_count, sizeof(*scan->hits));
+	if (!scan->compiled || !scan->has_regex || !scan->hits) {
+		log_scan_free(scan);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < log_pattern_count; i++) {
+		int rc;
+
+		if (!log_patterns[i].regex)
+			continue;
+		rc = regcomp(&scan->compiled[i], log_patterns[i].regex, REG_EXTENDED);
+		if (rc != 0) {
+			log_scan_free(scan);
+			return rc == REG_ESPACE ? -ENOMEM : -EINVAL;
+		}
+		scan->has_regex[i] = true;
+	}
+	return 0;
+}
+
+void log_scan_free(struct log_scan *scan)
+{
+	for (size_t i = 0; scan->has_regex && i < log_pattern_count; i++)
+		if (scan->has_regex[i])
+			regfree(&scan->compiled[i]);
+	free(scan->compiled);
+	free(scan->has_regex);
+	free(scan->hits);
+	scan->compiled = NULL;
+	scan->has_regex = NULL;
+	scan->hits = NULL;
+}
+
+/* template with {1}..{4} replaced by the groups of the match in text. The template is ours (its newlines
+ * separate fix lines); only the groups, taken from the log, are cleaned. */
+static void fill(char *out, size_t size, const char *template, const char *text, const regmatch_t *groups)
+{
+	size_t o = 0;
+
+	for (const char *t = template; *t && o + 1 < size; t++) {
+		if (t[0] == '{' && t[1] >= '1' && t[1] <= '4' && t[2] == '}') {
+			const regmatch_t *g = &groups[t[1] - '0'];
+
+			if (g->rm_so >= 0 && g->rm_eo > g->rm_so) {
+				log_text_clean(out + o, size - o, text + g->rm_so, (size_t)(g->rm_eo - g->rm_so));
+				o += strlen(out + o);
+			}
+			t += 2;
+		} else
+			out[o++] = *t;
+	}
+	out[o] = '\0';
+}
+
+static void add_fact(struct log_scan *scan, const struct log_pattern *p, const char *text, const regmatch_t *groups)
+{
+	char value[sizeof(scan->facts[0].value)];
+	size_t start = 0;
+
+	fill(value, sizeof(value), p->value, text, groups);
+	while (value[start] == ' ')
+		start++;
+	if (!value[start])
+		return;
+	for (size_t i = 0; i < scan->fact_count; i++) {
+		struct log_fact *f = &scan->facts[i];
+
+		if (strcmp(f->name, p->fact) == 0 && strcmp(f->value, value + start) == 0) {
+			f->count++;
+			return;
+		}
+	}
+	if (scan->fact_count == LOG_FACTS_MAX) {
+		scan->facts_dropped++;
+		return;
+	}
+	scan->facts[scan->fact_count].name = p->fact;
+	snprintf(scan->facts[scan->fact_count].value, sizeof(value), "%s", value + start);
+	scan->facts[scan->fact_count].line = scan->lines;
+	scan->facts[scan->fact_count].count = 1;
+	scan->fact_count++;
+}
+
+static void add_problem(struct log_scan *scan, const struct log_pattern *p, const char *text, size_t len,
+			const regmatch_t *groups)
+{
+	struct log_hit *hit = NULL;
+
+	for (size_t i = 0; i < scan->hit_count; i++)
+		if (strcmp(scan->hits[i].pattern->id, p->id) == 0)
+			hit = &scan->hits[i];
+	if (!hit) {
+		hit = &scan->hits[scan->hit_count++];
+		hit->pattern = p;
+		log_text_clean(hit->quote, sizeof(hit->quote), text, len);
+		fill(hit->message, sizeof(hit->message), p->meaning, text, groups);
+		fill(hit->fix, sizeof(hit->fix), p->fix, text, groups);
+	}
+	if (hit->line_count < LOG_HIT_LINES)
+		hit->lines[hit->line_count++] = scan->lines;
+	hit->count++;
+}
+
+/* Whether any row matched the message text[0..len) (NUL-terminated, no NUL inside). */
+static bool match_line(struct log_scan *scan, const char *text, size_t len)
+{
+	bool recognised = false, problem = false;
+
+	for (size_t i = 0; i < log_pattern_count; i++) {
+		const struct log_pattern *p = &log_patterns[i];
+		regmatch_t groups[GROUPS];
+		bool is_problem = p->severity > SEVERITY_INFO;
+
+		if ((is_problem && problem) || !memmem(text, len, p->needle, strlen(p->needle)))
+			continue;
+		if (scan->has_regex[i]) {
+			if (regexec(&scan->compiled[i], text, GROUPS, groups, 0) != 0)
+				continue;
+		} else {
+			for (size_t g = 0; g < GROUPS; g++)
+				groups[g].rm_so = groups[g].rm_eo = -1;
+		}
+		recognised = true;
+		if (p->fact)
+			add_fact(scan, p, text, groups);
+		if (is_problem) {
+			add_problem(scan, p, text, len, groups);
+			problem = true;   /* one problem per line: the most specific row, listed first */
+		}
+	}
+	return recognised;
+}
+
+static void end_line(struct log_scan *scan)
+{
+	char *line = scan->line;
+	size_t len = scan->len, at;
+	bool binary = false, blank = true;
+
+	scan->lines++;
+	if (scan->overflow)
+		scan->truncated++;
+	if (len && line[len - 1] == '\r')
+		len--;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)line[i];
+
+		/* regexec and strstr stop at NUL: it would hide the rest of the line */
+		if (c == '\0') {
+			line[i] = '?';
+			binary = true;
+		} else if ((c < 0x20 && c != '\t' && c != 0x1b) || c == 0x7f)
+			binary = true;
+		if (c != ' ' && c != '\t')
+			blank = false;
+	}
+	line[len] = '\0';
+	if (binary)
+		scan->binary++;
+	if (blank)
+		scan->blank++;
+	else {
+		at = log_line_message(line, len);
+		if (match_line(scan, line + at, len - at))
+			scan->recognised++;
+	}
+	scan->len = 0;
+	scan->pending = false;
+	scan->overflow = false;
+}
+
+void log_scan_feed(struct log_scan *scan, const char *buf, size_t len)
+{
+	while (len) {
+		const char *nl = memchr(buf, '\n', len);
+		size_t take = nl ? (size_t)(nl - buf) : len, room = LOG_LINE_MAX - scan->len;
+
+		if (take > room)
+			scan->overflow = true;
+		memcpy(scan->line + scan->len, buf, take < room ? take : room);
+		scan->len += take < room ? take : room;
+		scan->pending = true;
+		if (!nl)
+			return;
+		end_line(scan);
+		buf = nl + 1;
+		len -= take + 1;
+	}
+}
+
+void log_scan_finish(struct log_scan *scan)
+{
+	if (scan->pending)
+		end_line(scan);
+}
+
+int log_scan_buffer(struct log_scan *scan, const char *buf, size_t len)
+{
+	int rc = log_scan_init(scan);
+
+	if (rc < 0)
+		return rc;
+	log_scan_feed(scan, buf, len);
+	log_scan_finish(scan);
+	return 0;
+}
+
+enum severity log_scan_worst(const struct log_scan *scan)
+{
+	enum severity worst = SEVERITY_OK;
+
+	for (size_t i = 0; i < scan->hit_count; i++)
+		if (scan->hits[i].pattern->severity > worst)
+			worst = scan->hits[i].pattern->severity;
+	return worst;
+}

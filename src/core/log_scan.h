@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* explain's reader: a log is fed in chunks of any size (a file, a pipe, a fuzzer's buffer), split into lines
+ * of bounded length, and each line is matched against the pattern table. What is kept is bounded too: the
+ * facts (distinct values, counted), one finding per problem id (its first lines), and the line counts. */
+#ifndef ROCE_DOCTOR_LOG_SCAN_H
+#define ROCE_DOCTOR_LOG_SCAN_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/log_patterns.h"
+
+#define LOG_LINE_MAX 4096       /* bytes of a line kept and matched; the rest is read and dropped */
+#define LOG_FACTS_MAX 64        /* distinct (fact, value) pairs kept; more are counted in facts_dropped */
+#define LOG_HIT_LINES 8         /* line numbers kept per finding */
+#define LOG_TEXT_MAX 512        /* a quote, a message or a fix after its {N} are filled in */
+
+struct log_fact {
+	const char *name;             /* the pattern's fact name */
+	char value[160];
+	unsigned long line;           /* first line that stated it */
+	unsigned long count;
+};
+
+struct log_hit {
+	const struct log_pattern *pattern;   /* the row that matched first; later rows of the same id only count */
+	unsigned long lines[LOG_HIT_LINES];
+	size_t line_count;
+	unsigned long count;
+	char quote[LOG_TEXT_MAX];            /* the first line's message, cleaned */
+	char message[LOG_TEXT_MAX];
+	char fix[LOG_TEXT_MAX];
+};
+
+struct log_scan {
+	regex_t *compiled;            /* one per pattern row; NULL entries have no regex */
+	bool *has_regex;
+	char line[LOG_LINE_MAX + 1];
+	size_t len;
+	bool pending;                 /* bytes of an unfinished line were fed */
+	bool overflow;                /* the unfinished line is longer than LOG_LINE_MAX */
+	unsigned long lines, blank, recognised, truncated, binary;
+	struct log_fact facts[LOG_FACTS_MAX];
+	size_t fact_count;
+	unsigned long facts_dropped;
+	struct log_hit *hits;         /* log_pattern_count slots, in order of first appearance */
+	size_t hit_count;
+};
+
+/* Compiles the table. 0, -ENOMEM, or -EINVAL when a row's regex does not compile (a bug the unit test finds). */
+int log_scan_init(struct log_scan *scan);
+/* Feeds bytes; lines end at '\n' (a trailing '\r' is dropped). Never fails. */
+void log_scan_feed(struct log_scan *scan, const char *buf, size_t len);
+/* Ends the last line if it had no newline. */
+void log_scan_finish(struct log_scan *scan);
+void log_scan_free(struct log_scan *scan);
+
+/* The fuzzers' and the tests' entry point: init, one feed of buf, finish. 0 or log_scan_init's error. */
+int log_scan_buffer(struct log_scan *scan, const char *buf, size_t len);
+
+enum severity log_scan_worst(const struct log_scan *scan);
+
+#endif

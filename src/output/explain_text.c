@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* explain's text: the facts the log states, then each problem with its lines, meaning, the check ids that
+ * look at its cause (and, with --with-check, what they found here) and the fix; last, how much was read. */
+#include "output/explain_text.h"
+
+static const char *str(const json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? s : "";
+}
+
+static long long num(const json_t *obj, const char *key)
+{
+	return json_integer_value(json_object_get(obj, key));
+}
+
+static void print_list(FILE *out, const char *label, const json_t *items, const char *sep)
+{
+	size_t i;
+	json_t *v;
+
+	fprintf(out, "%s", label);
+	json_array_foreach(items, i, v) {
+		if (json_is_integer(v))
+			fprintf(out, "%s%lld", i ? sep : "", json_integer_value(v));
+		else
+			fprintf(out, "%s%s", i ? sep : "", json_string_value(v));
+	}
+}
+
+static void print_problem(FILE *out, const json_t *p)
+{
+	const json_t *host = json_object_get(p, "host"), *checks = json_object_get(p, "checks");
+	size_t i;
+	json_t *v;
+
+	fprintf(out, "  %-5s %s  ", str(p, "severity"), str(p, "id"));
+	print_list(out, json_array_size(json_object_get(p, "lines")) > 1 ? "lines " : "line ",
+		   json_object_get(p, "lines"), ",");
+	if (num(p, "count") > (long long)json_array_size(json_object_get(p, "lines")))
+		fprintf(out, " ... (%lld lines)", num(p, "count"));
+	fprintf(out, "\n        > %s\n        %s\n", str(p, "quote"), str(p, "message"));
+	if (json_array_size(checks)) {
+		print_list(out, "        checks: ", checks, ", ");
+		fputc('\n', out);
+	}
+	if (json_is_array(host)) {
+		if (!json_array_size(host) && json_array_size(checks))
+			fprintf(out, "        this host: those checks found nothing wrong\n");
+		json_array_foreach(host, i, v)
+			fprintf(out, "        this host: %s %s: %s: %s\n", str(v, "id"), str(v, "severity"),
+				str(v, "subject"), str(v, "message"));
+	}
+	json_array_foreach(json_object_get(p, "fix_lines"), i, v)
+		fprintf(out, "        %s %s\n", i ? "    " : "fix:", json_string_value(v));
+	json_array_foreach(host, i, v) {
+		size_t k;
+		json_t *line;
+
+		json_array_foreach(json_object_get(v, "fix_lines"), k, line)
+			fprintf(out, "        %s %s\n", k ? "    " : "fix here:", json_string_value(line));
+	}
+}
+
+void explain_text_print(FILE *out, const json_t *doc)
+{
+	const json_t *facts = json_object_get(doc, "facts"), *problems = json_object_get(doc, "findings");
+	const json_t *s = json_object_get(doc, "summary");
+	size_t i;
+	json_t *v;
+
+	fprintf(out, "explain %s: %s (%zu problem%s)\n", str(doc, "input"), str(doc, "verdict"),
+		json_array_size(problems), json_array_size(problems) == 1 ? "" : "s");
+	if (json_array_size(facts)) {
+		fprintf(out, "facts:\n");
+		json_array_foreach(facts, i, v) {
+			fprintf(out, "  %-20s %s  (line %lld", str(v, "fact"), str(v, "value"), num(v, "line"));
+			if (num(v, "count") > 1)
+				fprintf(out, ", %lld times", num(v, "count"));
+			fprintf(out, ")\n");
+		}
+		if (num(s, "facts_dropped"))
+			fprintf(out, "  (%lld more facts not kept)\n", num(s, "facts_dropped"));
+	}
+	if (json_array_size(problems)) {
+		fprintf(out, "problems:\n");
+		json_array_foreach(problems, i, v)
+			print_problem(out, v);
+	}
+	fprintf(out, "%lld of %lld lines recognised", num(s, "recognised"), num(s, "lines") - num(s, "blank"));
+	if (num(s, "blank"))
+		fprintf(out, " (%lld blank not counted)", num(s, "blank"));
+	if (num(s, "truncated"))
+		fprintf(out, "; %lld longer than 4096 bytes, read up to there", num(s, "truncated"));
+	if (num(s, "binary"))
+		fprintf(out, "; %lld with control bytes or NUL", num(s, "binary"));
+	fputc('\n', out);
+}
+
+void explain_list_print(FILE *out, const json_t *doc)
+{
+	size_t i;
+	json_t *v;
+
+	fprintf(out, "%-32s %-8s %s\n", "ID", "SEVERITY", "MATCHES / CHECK IDS");
+	json_array_foreach(json_object_get(doc, "patterns"), i, v) {
+		const json_t *regex = json_object_get(v, "regex");
+
+		fprintf(out, "%-32s %-8s %s\n", str(v, "id"), str(v, "severity"),
+			json_is_string(regex) ? json_string_value(regex) : str(v, "needle"));
+		if (json_array_size(json_object_get(v, "checks"))) {
+			print_list(out, "                                          checks: ",
+				   json_object_get(v, "checks"), ",");
+			fputc('\n', out);
+		}
+	}
+}

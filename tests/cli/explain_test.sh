@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# roce-doctor explain: the corpus of tests/logs (each LOG against LOG.expected), prefixes, exit codes, usage
+# errors, bad input (binary, 1 MiB lines, invalid UTF-8, NUL) and a 64 MiB stream read in bounded memory.
+#   explain_test.sh ROCE_DOCTOR FIXTURES
+set -u
+BIN=$1 FIXTURES=$2
+src=$(cd "$(dirname "$0")/../.." && pwd)
+logs=$src/tests/logs
+. "$src/tests/lib/tap.sh"
+
+# --- the corpus: problems exactly, facts at least those listed (one python process for all the logs)
+while read -r status line; do
+	result "$line" "$status"
+done < <(python3 "$logs/corpus.py" "$BIN" "$logs" 2>&1 || echo "1 corpus.py failed")
+
+# --- text: facts, problems with line, meaning, checks and fix, the recognised count
+expect "text names the problem, its line, checks and fix, and counts the lines" 2 \
+	'^  fail  log.nccl.modify_qp_timeout  line 6$' -- explain "$logs/from-source/nccl-2.23-modify-qp-timeout.log"
+grep -q '^        checks: gid.env,' "$out" && grep -q '^        fix: roce-doctor check --peer PEER' "$out" &&
+	grep -qx '5 of 7 lines recognised' "$out"
+result "text: checks line, fix line and '5 of 7 lines recognised'" $?
+
+# --- exit codes as check: warn 1, fail 2, nothing 0
+expect "a warn-only log exits 1" 1 'log.nccl.ib_no_device' -- explain "$logs/h100-nccl-2.28.9/nccl-info-1rank.log"
+printf 'hello\nNCCL INFO NCCL version 2.28.9+cuda13.0\n' > "$scratch/clean.log"
+expect "a log with facts only exits 0 and says so" 0 '^1 of 2 lines recognised$' -- explain "$scratch/clean.log"
+expect "stdin with -" 2 'log.perftest.device_not_found' -- explain - < "$logs/from-source/perftest-wrong-device.log"
+run explain < "$logs/from-source/perftest-wrong-device.log"
+[ "$rc" -eq 2 ] && grep -q 'explain (stdin): fail' "$out"; result "stdin without an argument" $?
+
+# --- prefixes: the same message behind each launcher's prefix is the same finding, quoted without the prefix
+msg='node-a:1:2 [0] misc/ibvwrap.cc:206 NCCL WARN Call to ibv_modify_qp failed with error Connection timed out errno 110'
+for prefix in '' '[rank3]:' '[default0]:' '[1,3]<stderr>:' 'node-a: ' '  3: ' '[2026-11-24 21:25:56] ' \
+	'2026-11-24T21:25:56.123456Z ' 'Nov 24 21:25:56 ' '[1,0]<stdout>:[rank0]:[2026-11-24 21:25:56] '; do
+	printf '%s%s\n' "$prefix" "$msg" > "$scratch/p.log"
+	run explain "$scratch/p.log"
+	[ "$rc" -eq 2 ] && grep -qx '  fail  log.nccl.modify_qp_timeout  line 1' "$out" &&
+		grep -qx '        > Call to ibv_modify_qp failed with error Connection timed out errno 110' "$out"
+	result "prefix '$prefix' is stripped" $?
+done
+
+# --- usage errors: exit 64, one line on stderr, nothing on stdout
+bad "two logs are a usage error" 64 'one log at a time' -- explain a.log b.log
+bad "an unknown option is a usage error" 64 'unrecognized option' -- explain --bogus
+bad "--root without --with-check is a usage error" 64 'give --with-check too' -- --root "$FIXTURES/cx6lx-2port" explain "$scratch/clean.log"
+bad "a missing file exits 3 naming it" 3 "cannot read $scratch/none.log: No such file or directory" -- explain "$scratch/none.log"
+bad "a directory exits 3 naming it" 3 "cannot read $scratch: Is a directory" -- explain "$scratch"
+
+# --- bad input: answered, never a crash
+head -c 200000 /dev/urandom > "$scratch/garbage.bin"
+run --json explain "$scratch/garbage.bin"
+[ "$rc" -le 2 ] && json_ok roce-doctor/explain/v1; result "binary garbage: a JSON answer, exit 0-2" $?
+# a 1 MiB line holding a pattern past 4096 bytes, then the pattern on the next line: line 2 is the finding
+{ head -c 1048576 /dev/zero | tr '\0' 'x'; printf ' NET/IB : No device found.\nNET/IB : No device found.\n'; } > "$scratch/long.log"
+run explain "$scratch/long.log"
+[ "$rc" -eq 1 ] && grep -qx '  warn  log.nccl.ib_no_device  line 2' "$out" &&
+	grep -qx '1 of 2 lines recognised; 1 longer than 4096 bytes, read up to there' "$out"
+result "a 1 MiB line is read up to 4096 bytes and counted as truncated; the next line is line 2" $?
+# invalid UTF-8 and a NUL inside a recognised line: the bytes shown as ?, both lines matched, JSON valid
+printf 'IB device ml\xffx5_\xc0\x809 not found\nIB device \x00mlx5_7 not found\n' > "$scratch/utf8.log"
+run explain "$scratch/utf8.log"
+grep -qx '  fail  log.perftest.device_not_found  lines 1,2' "$out" &&
+	grep -qx '        > IB device ml?x5_??9 not found' "$out" && grep -q '; 1 with control bytes or NUL$' "$out"
+result "invalid UTF-8 and NUL: the bytes as ?, both lines matched" $?
+run --json explain "$scratch/utf8.log"
+[ "$rc" -eq 2 ] && json_ok roce-doctor/explain/v1; result "invalid UTF-8 and NUL: valid JSON" $?
+
+# a file name that is not UTF-8 is named with ? in the JSON document (it had no "input" member)
+badname=$scratch/$(printf 'bad\xffname.log')
+cp "$scratch/clean.log" "$badname"
+run --json explain "$badname"
+[ "$rc" -eq 0 ] && json_ok roce-doctor/explain/v1 && grep -q '"input": ".*/bad?name.log"' "$out"
+result "a file name of invalid UTF-8 is the document's input, with ?" $?
+
+# --- a 64 MiB log through a pipe in bounded memory (1 GiB by hand: README)
+cp "$logs/h100-nccl-2.28.9/nccl-info-subsys-all.log" "$scratch/1m.log"
+for i in 1 2 3 4 5; do cat "$scratch/1m.log" "$scratch/1m.log" > "$scratch/2m.log"; mv "$scratch/2m.log" "$scratch/1m.log"; done
+run explain "$logs/h100-nccl-2.28.9/nccl-info-subsys-all.log"
+read -r one_recognised one_lines < <(sed -nE 's/^([0-9]+) of ([0-9]+) lines recognised$/\1 \2/p' "$out")
+if [ -x /usr/bin/time ] && [ -n "$one_lines" ]; then
+	/usr/bin/time -f '%M' -o "$scratch/rss" "$BIN" explain - \
+		< <(for i in $(seq 59); do cat "$scratch/1m.log"; done) > "$out" 2> "$err"
+	rc=$?
+	rss=$(tail -1 "$scratch/rss")
+	# ASan's shadow memory adds tens of MiB: the bound is what a leak per line or per finding would exceed
+	[ "$rc" -eq 1 ] && [ "${rss:-999999}" -lt 65536 ] && grep -qx "$((one_recognised * 1888)) of $((one_lines * 1888)) lines recognised" "$out"
+	result "64 MiB on stdin (1888 copies of one log): every line counted, RSS ${rss:-?} KiB < 64 MiB" $?
+fi
+
+# --- --list: every pattern id is in README's Explain section
+run explain --list
+ids=$(awk 'NR > 1 && /^log\./ { print $1 }' "$out" | sort -u)
+section=$(awk '/^## Explain/ { f = 1; next } /^## / { f = 0 } f' "$src/README.md")
+missing=""
+for id in $ids; do grep -qF "\`$id\`" <<< "$section" || missing="$missing $id"; done
+[ -n "$ids" ] && [ -z "$missing" ]; result "README's Explain section lists every pattern id${missing:+ (lacks:$missing)}" $?
+
+# --- --with-check: the log's memlock problem joined to the fixture's memlock findings
+run --root "$FIXTURES/check-fresh" explain --with-check "$logs/from-source/nccl-2.21-reg-mr-enomem.log"
+[ "$rc" -eq 2 ] && grep -q '^        this host: memlock.limit fail: RLIMIT_MEMLOCK: locked memory limit is soft 64 KiB' "$out" &&
+	grep -q '^        fix here: docker run --ulimit memlock=-1:-1' "$out" && ! grep -q 'this host: [^m]' "$out"
+result "--with-check names the host's memlock findings and their fixes under the ENOMEM problem" $?
+run --json explain "$logs/from-source/nccl-2.21-reg-mr-enomem.log"
+grep -q '"host": null' "$out" && grep -q '"with_check": false' "$out"
+result "without --with-check the host member is null" $?
+
+tap_end

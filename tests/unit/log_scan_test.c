@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* explain's reader with no I/O: the pattern table is well formed (regexes compile, check ids exist, each
+ * problem has a meaning and a fix), prefixes strip, lines split and bound, text is cleaned. */
+#include <string.h>
+
+#include "core/check_catalog.h"
+#include "core/log_line.h"
+#include "core/log_scan.h"
+#include "tap.h"
+
+static void log_patterns_compile_and_name_real_check_ids(void)
+{
+	struct log_scan scan;
+
+	CHECK(log_scan_init(&scan) == 0);
+	log_scan_free(&scan);
+	for (size_t i = 0; i < log_pattern_count; i++) {
+		const struct log_pattern *p = &log_patterns[i];
+		char ids[256];
+
+		CHECK(strncmp(p->id, "log.", 4) == 0 && p->needle[0] && p->source[0]);
+		CHECK(p->severity == SEVERITY_INFO ? p->fact && p->value : p->meaning && p->fix && p->fix[0]);
+		/* the needle must be in every line the regex matches, or the row could never fire */
+		CHECK(!p->regex || strstr(p->regex, p->needle) || strchr(p->needle, ' ') || strlen(p->needle) < 12);
+		snprintf(ids, sizeof(ids), "%s", p->checks);
+		for (char *id = strtok(ids, ","); id; id = strtok(NULL, ","))
+			if (!check_catalog_has(id)) {
+				printf("# %s names check id '%s', which check does not have\n", p->id, id);
+				CHECK(0);
+			}
+	}
+}
+
+static size_t strip(const char *line)
+{
+	return log_line_message(line, strlen(line));
+}
+
+static void log_line_strips_launcher_prefixes(void)
+{
+#define STRIPS(prefix, rest) CHECK(strip(prefix rest) == strlen(prefix))
+	STRIPS("[rank0]:[W1124 21:25:56.649645092 ProcessGroupNCCL.cpp:1575] ", "Warning: x");
+	STRIPS("vm:891:891 [0] NCCL INFO ", "NET/IB : No device found.");
+	STRIPS("[2026-11-24 21:25:56] vm:926:926 [0] plugin/net.cc:379 NCCL WARN ", "Failed");
+	STRIPS("[1,0]<stdout>:node-a: ", "x");
+	STRIPS("[default3]:  0: 2026-11-24T21:25:56Z ", "y");
+	/* not prefixes: an exception name, a perftest header line, a traceback, a lone bracket */
+	CHECK(strip("torch.distributed.DistStoreError: Timed out") == 0);
+	CHECK(strip(" GID index       : 3") == 0);
+	CHECK(strip("  File \"/tmp/ar.py\", line 5") == 0);
+	CHECK(strip("[") == 0 && strip("") == 0 && strip("[1,") == 0 && strip("x:1:2 [") == 0);
+}
+
+static void log_text_clean_replaces_invalid_utf8_and_controls(void)
+{
+	char out[16];
+
+	CHECK(log_text_clean(out, sizeof(out), "a\xc3\xa9\xff\x01\tb", 7) && strcmp(out, "a\xc3\xa9??\tb") == 0);
+	CHECK(!log_text_clean(out, sizeof(out), "plain", 5) && strcmp(out, "plain") == 0);
+	/* truncation never cuts a character in two */
+	CHECK(!log_text_clean(out, 4, "ab\xc3\xa9", 4) && strcmp(out, "ab") == 0);
+	CHECK(log_text_clean(out, sizeof(out), "\xed\xa0\x80\xe0\x80\x80", 6) && strcmp(out, "??????") == 0);
+}
+
+static void log_scan_splits_any_chunking_the_same(void)
+{
+	static const char log[] = "x\r\nNCCL INFO NET/IB : No device found.\n\n  \nCall to ibv_create_qp failed";
+	struct log_scan whole, bytes;
+
+	CHECK(log_scan_buffer(&whole, log, sizeof(log) - 1) == 0);
+	CHECK(log_scan_init(&bytes) == 0);
+	for (size_t i = 0; i < sizeof(log) - 1; i++)
+		log_scan_feed(&bytes, log + i, 1);
+	log_scan_finish(&bytes);
+	CHECK(whole.lines == 5 && bytes.lines == 5 && whole.blank == 2 && bytes.blank == 2);
+	CHECK(whole.recognised == 2 && bytes.recognised == 2 && whole.hit_count == 2 && bytes.hit_count == 2);
+	CHECK(whole.hit_count == 2 && whole.hits[1].lines[0] == 5 && bytes.hits[1].lines[0] == 5);
+	CHECK(log_scan_worst(&whole) == SEVERITY_FAIL);
+	log_scan_free(&whole);
+	log_scan_free(&bytes);
+}
+
+int main(void)
+{
+	RUN(log_patterns_compile_and_name_real_check_ids);
+	RUN(log_line_strips_launcher_prefixes);
+	RUN(log_text_clean_replaces_invalid_utf8_and_controls);
+	RUN(log_scan_splits_any_chunking_the_same);
+	TAP_DONE();
+}
