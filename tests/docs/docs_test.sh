@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The documentation follows the binary: every command the binary lists is in the README's table, the man
-# page and the bash completion; every long option a command's --help shows is completed for that command;
+# page and the bash, zsh and fish completions; every long option a command's --help shows is completed for
+# that command by each shell, and so is every value of an option --help spells --opt=a|b|c;
 # every check id the README promises is one check can emit (and the other way round: see ids_test below).
 #   docs_test.sh ROCE_DOCTOR SOURCE_ROOT
 set -u   # no pipefail: grep -q closes its pipe early by design
@@ -20,25 +21,40 @@ readme_section() { awk -v h="## $1" 'index($0, h) == 1 { f = 1; next } /^## / { 
 commands=$("$rd" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && /^  [a-z]/ { print $1 }')
 [ -n "$commands" ] && ok "the binary lists its commands" || not_ok "no command list in roce-doctor --help"
 
-# shellcheck source=/dev/null
-. "$comp"
 man_text=$(sed 's/\\-/-/g' "$man")
-complete_words() { # CMD WORD-PREFIX: what the completion offers
-	COMP_WORDS=(roce-doctor "$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=()
-	_roce_doctor
-	printf '%s\n' "${COMPREPLY[@]}"
-}
-
 for c in $commands; do
 	grep -Eq "^\| \`$c( |\`)" "$readme" && ok "README table has $c" || not_ok "README's command table lacks $c"
 	grep -Eq "^\.B $c( |$)" <<< "$man_text" && ok "man page has $c" || not_ok "man/roce-doctor.8 lacks a .B $c entry"
-	complete_words "" | grep -qx "$c" && ok "completion offers $c" || not_ok "completion does not offer $c"
+done
+
+# completions_test: each shell completes, through its own completion machinery (tests/lib/complete.sh), the
+# commands, each command's long options (all but --usage and --version) and the values of --opt=a|b|c.
+. "$src/tests/lib/complete.sh"
+bindir=$(mktemp -d)
+trap 'rm -rf "$bindir"' EXIT
+ln -s "$(realpath "$rd")" "$bindir/roce-doctor"
+queries=("roce-doctor ") wanted=("$commands")
+for c in $commands; do
+	help=$("$rd" "$c" --help)
+	queries+=("roce-doctor $c --")
+	wanted+=("$(sed -nE 's/^ {2,6}(-[^ ], )?(--[a-z][a-z-]*).*/\2/p' <<< "$help" | grep -vx -e --usage -e --version | sort -u)")
+	while read -r opt values; do
+		queries+=("roce-doctor $c $opt ") wanted+=("$(tr '|' '\n' <<< "$values")")
+	done < <(sed -nE 's/^ {2,6}(-[^ ], )?(--[a-z][a-z-]*)=([a-z0-9]+(\|[a-z0-9]+)+)( .*)?$/\2 \3/p' <<< "$help")
+done
+for sh in bash zsh fish; do
+	if ! command -v "$sh" > /dev/null; then ok "# SKIP $sh is not installed (tools/install-deps installs it)"; continue; fi
+	offered=$(PATH=$bindir:$PATH complete_in "$sh" "$src/completions" "${queries[@]}")
+	declare -A have=()
+	while IFS=$'\t' read -r i w; do have["$i $w"]=1; done <<< "$offered"
 	missing=""
-	for opt in $("$rd" "$c" --help | sed -nE 's/^ {2,6}(-[^ ], )?(--[a-z][a-z-]*).*/\2/p' | sort -u); do
-		case $opt in --help|--usage|--version|--root|--verbose) continue ;; esac
-		complete_words "$c" "$opt" | grep -qx -- "$opt" || missing="$missing $opt"
+	for i in "${!queries[@]}"; do
+		for w in ${wanted[i]}; do
+			[ -n "${have["$((i + 1)) $w"]-}" ] || missing="$missing '${queries[i]}' lacks $w;"
+		done
 	done
-	[ -z "$missing" ] && ok "completion knows every option of $c" || not_ok "completion for $c lacks:$missing"
+	[ -z "$missing" ] && ok "$sh completes every command, every option of each and the values --help lists" ||
+		not_ok "$sh completion:$missing"
 done
 
 # ids_test: the README's Checks section (its table rows "| `area.name` |") against the code. Every id check
