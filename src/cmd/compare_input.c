@@ -53,7 +53,7 @@ static int add_node(struct compare_inputs *in, struct scan *sc, char *why, size_
 		in->owned = owned;
 		in->capacity = cap;
 	}
-	ret = snapshot_parse(sc->doc, sc->len, &snap, detail, sizeof(detail));
+	ret = snapshot_parse_in(&in->tree, sc->doc, sc->len, &snap, detail, sizeof(detail));
 	if (ret == -EINVAL) {
 		snprintf(why, why_size, "snapshot %s line %lu: %s", sc->name, sc->start_line, detail);
 		return ret;
@@ -68,8 +68,8 @@ static int add_node(struct compare_inputs *in, struct scan *sc, char *why, size_
 	else
 		snprintf(file, sizeof(file), "%s:%lu", strcmp(sc->name, "(stdin)") ? sc->name : "stdin",
 			 sc->start_line);
-	ret = compare_node_from_snapshot(&snap, file, *sc->prefix ? sc->prefix : NULL, &in->owned[in->count],
-					 &in->nodes[in->count]);
+	ret = compare_node_from_snapshot_in(&snap, file, *sc->prefix ? sc->prefix : NULL, &in->checks,
+					    &in->owned[in->count], &in->nodes[in->count]);
 	snapshot_free(&snap);
 	if (ret == 0)
 		in->count++;
@@ -285,6 +285,7 @@ static int read_path(struct compare_inputs *in, const char *path, char *why, siz
 		snprintf(why, why_size, "cannot read snapshot %s: %s", path, strerror(-ret));
 		return ret;
 	}
+	setvbuf(f, NULL, _IOFBF, 1 << 20);   /* 4 KiB reads were a tenth of compare's time at 10,000 nodes */
 	ret = read_stream(in, f, path, why, why_size);
 	fclose(f);
 	return ret;
@@ -342,5 +343,7 @@ void compare_inputs_free(struct compare_inputs *in)
 		compare_owned_free(&in->owned[i]);
 	free(in->nodes);
 	free(in->owned);
+	json_tree_free(&in->tree);
+	findings_free(&in->checks);
 	memset(in, 0, sizeof(*in));
 }

@@ -25,20 +25,25 @@ struct jnode {
 	} u;
 	size_t count;               /* members, entries, or the string's bytes */
 	json_type type;
+	unsigned key_hash;          /* the parser's, for its duplicate check */
 };
 
 struct json_tree_chunk;
 
+/* Zeroed before first use; json_tree_free when done. A tree parses one document after another, each
+ * replacing the last in the same memory. */
 struct json_tree {
+	const struct jnode *root;       /* the document; NULL after an error */
 	struct json_tree_chunk *chunks;
-	const struct jnode *root;
+	struct jnode *pending;          /* the parser's stack of unfinished containers' children */
+	size_t pending_size;
 };
 
 /* 0 with t->root set; -EINVAL when the text is beyond this parser (not necessarily bad JSON: ask jansson),
- * -ENOMEM. On error t is empty. */
+ * -ENOMEM. */
 int json_tree_parse(struct json_tree *t, const char *text, size_t len);
 
-/* A copy of jansson's tree. 0 or -ENOMEM (t then empty). */
+/* A copy of jansson's tree. 0 or -ENOMEM. */
 int json_tree_from_jansson(struct json_tree *t, const json_t *doc);
 
 void json_tree_free(struct json_tree *t);

@@ -238,9 +238,9 @@ static int parse_tree(const char *text, size_t len, struct json_tree *tree, char
 	return -EINVAL;
 }
 
-int snapshot_parse(const char *text, size_t len, struct snapshot *s, char *why, size_t why_size)
+int snapshot_parse_in(struct json_tree *tree, const char *text, size_t len, struct snapshot *s, char *why,
+		      size_t why_size)
 {
-	struct json_tree tree = { 0 };
 	int ret;
 
 	/* everything but the fixed arrays of root and identity, which their readers write (140 KiB per snapshot) */
@@ -251,15 +251,23 @@ int snapshot_parse(const char *text, size_t len, struct snapshot *s, char *why, 
 	s->system_known = false;
 	memset(&s->system, 0, sizeof(s->system));
 	memset(&s->warnings, 0, sizeof(s->warnings));
-	ret = parse_tree(text, len, &tree, why, why_size);
+	ret = parse_tree(text, len, tree, why, why_size);
 	if (ret == -ENOMEM)
 		snprintf(why, why_size, "out of memory");
 	if (ret == 0)
-		ret = read_snapshot(tree.root, s, why, why_size);   /* copies what it keeps: the tree is dropped */
-	json_tree_free(&tree);
+		ret = read_snapshot(tree->root, s, why, why_size);   /* copies what it keeps */
 	if (ret < 0) {
 		snapshot_free(s);
 		memset(s, 0, sizeof(*s));
 	}
+	return ret;
+}
+
+int snapshot_parse(const char *text, size_t len, struct snapshot *s, char *why, size_t why_size)
+{
+	struct json_tree tree = { 0 };
+	int ret = snapshot_parse_in(&tree, text, len, s, why, why_size);
+
+	json_tree_free(&tree);
 	return ret;
 }
