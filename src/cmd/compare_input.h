@@ -10,7 +10,6 @@
 #include "core/compare.h"
 #include "core/findings.h"
 #include "model/host.h"
-#include "model/json_tree.h"
 
 #define COMPARE_NODES_MAX 100000u            /* snapshots in one compare */
 #define COMPARE_INPUT_MAX (4ull << 30)       /* bytes of input, all sources together */
@@ -26,13 +25,14 @@ struct compare_owned {
 	size_t provider_count, board_count, nccl_count, check_count;   /* how many of each were filled */
 };
 
+struct compare_batch;
+
 struct compare_inputs {
 	struct compare_node *nodes;
 	struct compare_owned *owned;
 	size_t count, capacity;
 	unsigned long long bytes;    /* read so far, against COMPARE_INPUT_MAX */
-	struct json_tree tree;       /* the parser's memory, reused from one snapshot to the next */
-	struct findings checks;      /* each node's own check runs here, reused likewise */
+	struct compare_batch *batch; /* the documents cut but not yet read (compare_batch.h) */
 };
 
 /* Adds every snapshot of one argument: a file, a directory or "-". 0; -EINVAL (bad snapshot: why names the file,
