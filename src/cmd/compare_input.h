@@ -25,11 +25,14 @@ struct compare_owned {
 	size_t provider_count, board_count, nccl_count, check_count;   /* how many of each were filled */
 };
 
+struct compare_batch;
+
 struct compare_inputs {
 	struct compare_node *nodes;
 	struct compare_owned *owned;
 	size_t count, capacity;
 	unsigned long long bytes;    /* read so far, against COMPARE_INPUT_MAX */
+	struct compare_batch *batch; /* the documents cut but not yet read (compare_batch.h) */
 };
 
 /* Adds every snapshot of one argument: a file, a directory or "-". 0; -EINVAL (bad snapshot: why names the file,

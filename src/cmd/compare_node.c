@@ -45,11 +45,11 @@ static char *firewall_of(const struct system_state *s)
 	return NULL;   /* under --root the rules are not dumped: unknown, not "none" */
 }
 
-static int system_members(const struct snapshot *s, struct compare_owned *own, struct compare_node *node)
+static int system_members(const struct snapshot *s, struct compare_owned *own, struct compare_node *node,
+			  struct findings *f)
 {
 	const struct system_state *sys = &s->system;
 	struct check_input in = { .host = own->host, .family = AF_INET };
-	struct findings f = { 0 };
 	struct nccl_if_list hca;
 	size_t n = 0;
 
@@ -88,19 +88,17 @@ static int system_members(const struct snapshot *s, struct compare_owned *own, s
 	}
 	own->firewall = firewall_of(sys);
 	node->firewall = own->firewall;
-	checks_run(&in, &f);
-	own->checks = calloc(f.count + 1, sizeof(*own->checks));
-	for (size_t i = 0; own->checks && i < f.count; i++) {
-		/* a finding's id lives inside the finding, freed below: copy it */
-		own->checks[i].id = strdup(f.items[i].id);
-		own->checks[i].severity = f.items[i].severity;
+	findings_clear(f);
+	checks_run(&in, f);
+	own->checks = calloc(f->count + 1, sizeof(*own->checks));
+	for (size_t i = 0; own->checks && i < f->count; i++) {
+		/* a finding's id lives inside the finding, cleared for the next node: copy it */
+		own->checks[i].id = strdup(f->items[i].id);
+		own->checks[i].severity = f->items[i].severity;
 		node->check_count = i + 1;
-		if (!own->checks[i].id) {
-			findings_free(&f);
+		if (!own->checks[i].id)
 			return -ENOMEM;
-		}
 	}
-	findings_free(&f);
 	if (!own->checks)
 		return -ENOMEM;
 	node->checks = own->checks;
@@ -108,8 +106,8 @@ static int system_members(const struct snapshot *s, struct compare_owned *own, s
 	return 0;
 }
 
-int compare_node_from_snapshot(struct snapshot *s, const char *file, const char *prefix_host,
-			       struct compare_owned *own, struct compare_node *node)
+int compare_node_from_snapshot_in(struct snapshot *s, const char *file, const char *prefix_host,
+				  struct findings *scratch, struct compare_owned *own, struct compare_node *node)
 {
 	const struct identity *id = &s->identity;
 	int ret = 0;
@@ -152,13 +150,23 @@ int compare_node_from_snapshot(struct snapshot *s, const char *file, const char 
 	}
 	node->boards = own->boards;
 	if (ret == 0 && s->system_known)
-		ret = system_members(s, own, node);
+		ret = system_members(s, own, node, scratch);
 	own->provider_count = node->provider_count;
 	own->board_count = node->board_count;
 	own->nccl_count = node->nccl_count;
 	own->check_count = node->check_count;
 	if (ret < 0)
 		compare_owned_free(own);
+	return ret;
+}
+
+int compare_node_from_snapshot(struct snapshot *s, const char *file, const char *prefix_host,
+			       struct compare_owned *own, struct compare_node *node)
+{
+	struct findings scratch = { 0 };
+	int ret = compare_node_from_snapshot_in(s, file, prefix_host, &scratch, own, node);
+
+	findings_free(&scratch);
 	return ret;
 }
 

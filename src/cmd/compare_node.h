@@ -11,6 +11,12 @@
  * prefix_host (pdsh's, may be NULL) when the snapshot has no hostname. 0 or -ENOMEM (*own freed). */
 int compare_node_from_snapshot(struct snapshot *s, const char *file, const char *prefix_host,
 			       struct compare_owned *own, struct compare_node *node);
+
+/* The same, the node's own check run into scratch (emptied first, its memory kept for the next node;
+ * findings_free it after the last): for a caller of 10,000 nodes, where growing a findings array per node
+ * was a tenth of the time. */
+int compare_node_from_snapshot_in(struct snapshot *s, const char *file, const char *prefix_host,
+				  struct findings *scratch, struct compare_owned *own, struct compare_node *node);
 void compare_owned_free(struct compare_owned *own);
 
 #endif

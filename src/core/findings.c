@@ -58,6 +58,15 @@ void finding_add(struct findings *f, const char *id, enum severity severity, con
 	f->count++;
 }
 
+void findings_clear(struct findings *f)
+{
+	for (size_t i = 0; i < f->count; i++) {
+		free(f->items[i].message);
+		free(f->items[i].fix);
+	}
+	f->count = 0;
+}
+
 void findings_free(struct findings *f)
 {
 	for (size_t i = 0; i < f->count; i++) {

@@ -38,6 +38,8 @@ struct findings {
 /* fix may be NULL. The message is printf-formatted. Ids filtered by only/skip are dropped silently. */
 void finding_add(struct findings *f, const char *id, enum severity severity, const char *subject, const char *fix,
 		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Empties f but keeps its array for the next run: a caller that runs checks on 10,000 nodes (compare). */
+void findings_clear(struct findings *f);
 void findings_free(struct findings *f);
 
 /* Whether a check producing this id would be kept by --only/--skip. */

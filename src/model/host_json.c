@@ -162,17 +162,17 @@ json_t *host_to_json(const struct host *host)
 
 /* ---- reader ---- */
 
-static int read_gid_text(struct reader *r, const json_t *obj, struct in6_addr *gid)
+static int read_gid_text(struct reader *r, const struct jnode *obj, struct in6_addr *gid)
 {
 	static const char expected[] = "a GID in sysfs spelling (\"fe80:0000:0000:0000:0000:0000:0000:0001\")";
 	size_t mark = path_member(r, "gid");
-	const json_t *v;
+	const struct jnode *v;
 	int ret = member(r, obj, "gid", expected, &v);
 
-	if (ret == 0 && !json_is_string(v))
+	if (ret == 0 && !jnode_is_string(v))
 		ret = invalid(r, "expected %s, got %s", expected, type_name(v));
-	else if (ret == 0 && (json_string_length(v) != 39 || gid_parse_sysfs(json_string_value(v), gid) < 0))
-		ret = invalid(r, "expected %s, got \"%.64s\"", expected, json_string_value(v));
+	else if (ret == 0 && (jnode_string_length(v) != 39 || gid_parse_sysfs(jnode_string_value(v), gid) < 0))
+		ret = invalid(r, "expected %s, got \"%.64s\"", expected, jnode_string_value(v));
 	else if (ret == 0 && gid_is_zero(gid))
 		ret = invalid(r, "expected a non-zero GID (the model keeps used entries only)");
 	path_leave(r, mark);
@@ -181,7 +181,7 @@ static int read_gid_text(struct reader *r, const json_t *obj, struct in6_addr *g
 
 static const char *const gid_members[] = { "index", "gid", "type", "netdev" };
 
-static int read_gid(struct reader *r, const json_t *j, struct gid_entry *g)
+static int read_gid(struct reader *r, const struct jnode *j, struct gid_entry *g)
 {
 	json_int_t index = 0;
 	int type = -1;
@@ -201,27 +201,27 @@ static int read_gid(struct reader *r, const json_t *j, struct gid_entry *g)
 }
 
 /* Ascending indexes, as the probe lists them: rules that look up an index may stop at the first larger one. */
-static int read_gids(struct reader *r, const json_t *port, struct rdma_port *p)
+static int read_gids(struct reader *r, const struct jnode *port, struct rdma_port *p)
 {
-	const json_t *list = NULL;
+	const struct jnode *list = NULL;
 	struct gid_entry scratch;
 	size_t mark;
 	int ret = read_array(r, port, "gids", false, HOST_GIDS_MAX, &list);
 
 	if (ret < 0)
 		return ret;
-	p->gids = entries(r, json_array_size(list), sizeof(*p->gids), &ret);
+	p->gids = entries(r, jnode_array_size(list), sizeof(*p->gids), &ret);
 	if (ret < 0)
 		return ret;
-	p->gid_count = r->build ? json_array_size(list) : 0;
+	p->gid_count = r->build ? jnode_array_size(list) : 0;
 	mark = path_member(r, "gids");
-	for (size_t i = 0; ret == 0 && i < json_array_size(list); i++) {
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
 		struct gid_entry *g = r->build ? &p->gids[i] : &scratch;
 		size_t at = path_index(r, i);
-		unsigned previous = i ? (unsigned)json_integer_value(json_object_get(json_array_get(list, i - 1), "index")) : 0;
+		unsigned previous = i ? (unsigned)jnode_integer_value(jnode_object_get(jnode_array_get(list, i - 1), "index")) : 0;
 
 		memset(g, 0, sizeof(*g));
-		ret = read_gid(r, json_array_get(list, i), g);
+		ret = read_gid(r, jnode_array_get(list, i), g);
 		if (ret == 0 && i > 0 && g->index <= previous) {
 			size_t m = path_member(r, "index");
 
@@ -237,16 +237,16 @@ static int read_gids(struct reader *r, const json_t *port, struct rdma_port *p)
 static const char *const netlink_members[] = { "netdev", "ifindex" };
 
 /* null: RDMA netlink was not asked (or did not answer); otherwise what it said, netdev null for none. */
-static int read_netlink(struct reader *r, const json_t *port, struct rdma_port *p)
+static int read_netlink(struct reader *r, const struct jnode *port, struct rdma_port *p)
 {
 	size_t mark = path_member(r, "netlink");
-	const json_t *v;
+	const struct jnode *v;
 	json_int_t ifindex = 0;
 	int ret = member(r, port, "netlink", "an object or null", &v);
 
-	if (ret == 0 && !json_is_null(v) && !json_is_object(v)) {
+	if (ret == 0 && !jnode_is_null(v) && !jnode_is_object(v)) {
 		ret = invalid(r, "expected an object or null, got %s", type_name(v));
-	} else if (ret == 0 && !json_is_null(v)) {
+	} else if (ret == 0 && !jnode_is_null(v)) {
 		ret = check_object(r, v, netlink_members, COUNT(netlink_members));
 		if (ret == 0)
 			ret = read_string(r, v, "netdev", true, p->netdev_netlink, sizeof(p->netdev_netlink));
@@ -260,18 +260,18 @@ static int read_netlink(struct reader *r, const json_t *port, struct rdma_port *
 }
 
 /* ibv_query_port knows these five; 0 (null) is unknown. */
-static int read_mtu(struct reader *r, const json_t *port, const char *key, int *mtu)
+static int read_mtu(struct reader *r, const struct jnode *port, const char *key, int *mtu)
 {
 	static const char expected[] = "256, 512, 1024, 2048, 4096 or null";
 	size_t mark = path_member(r, key);
-	const json_t *v;
+	const struct jnode *v;
 	json_int_t bytes;
 	int ret = member(r, port, key, expected, &v);
 
 	*mtu = 0;
-	if (ret == 0 && !json_is_null(v)) {
-		bytes = json_integer_value(v);
-		if (!json_is_integer(v))
+	if (ret == 0 && !jnode_is_null(v)) {
+		bytes = jnode_integer_value(v);
+		if (!jnode_is_integer(v))
 			ret = invalid(r, "expected %s, got %s", expected, type_name(v));
 		else if (bytes < 256 || bytes > 4096 || (bytes & (bytes - 1)))
 			ret = invalid(r, "expected %s, got %lld", expected, (long long)bytes);
@@ -282,21 +282,21 @@ static int read_mtu(struct reader *r, const json_t *port, const char *key, int *
 	return ret;
 }
 
-static int read_rate_gbps(struct reader *r, const json_t *port, double *gbps)
+static int read_rate_gbps(struct reader *r, const struct jnode *port, double *gbps)
 {
 	static const char expected[] = "a number above 0 or null";
 	size_t mark = path_member(r, "rate_gbps");
-	const json_t *v;
+	const struct jnode *v;
 	int ret = member(r, port, "rate_gbps", expected, &v);
 
-	if (ret == 0 && json_is_null(v))
+	if (ret == 0 && jnode_is_null(v))
 		*gbps = 0;
-	else if (ret == 0 && !json_is_number(v))
+	else if (ret == 0 && !jnode_is_number(v))
 		ret = invalid(r, "expected %s, got %s", expected, type_name(v));
-	else if (ret == 0 && !(json_number_value(v) > 0 && isfinite(json_number_value(v))))
-		ret = invalid(r, "expected %s, got %g", expected, json_number_value(v));
+	else if (ret == 0 && !(jnode_number_value(v) > 0 && isfinite(jnode_number_value(v))))
+		ret = invalid(r, "expected %s, got %g", expected, jnode_number_value(v));
 	else if (ret == 0)
-		*gbps = json_number_value(v);
+		*gbps = jnode_number_value(v);
 	path_leave(r, mark);
 	return ret;
 }
@@ -305,7 +305,7 @@ static const char *const port_members[] = { "port", "state", "state_num", "phys_
 					     "rate_gbps", "link_layer", "netdev", "netdev_source", "netlink",
 					     "active_mtu", "max_mtu", "gids" };
 
-static int read_port(struct reader *r, const json_t *j, struct rdma_port *p)
+static int read_port(struct reader *r, const struct jnode *j, struct rdma_port *p)
 {
 	json_int_t num = 0, state = -1, phys_state = -1;
 	int ll = -1, source = -1;
@@ -350,27 +350,27 @@ static int read_port(struct reader *r, const json_t *j, struct rdma_port *p)
 	return ret;
 }
 
-static int read_ports(struct reader *r, const json_t *device, struct rdma_device *d)
+static int read_ports(struct reader *r, const struct jnode *device, struct rdma_device *d)
 {
-	const json_t *list = NULL;
+	const struct jnode *list = NULL;
 	struct rdma_port scratch;
 	size_t mark;
 	int ret = read_array(r, device, "ports", false, HOST_PORTS_MAX, &list);
 
 	if (ret < 0)
 		return ret;
-	d->ports = entries(r, json_array_size(list), sizeof(*d->ports), &ret);
+	d->ports = entries(r, jnode_array_size(list), sizeof(*d->ports), &ret);
 	if (ret < 0)
 		return ret;
-	d->port_count = r->build ? json_array_size(list) : 0;
+	d->port_count = r->build ? jnode_array_size(list) : 0;
 	mark = path_member(r, "ports");
-	for (size_t i = 0; ret == 0 && i < json_array_size(list); i++) {
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
 		struct rdma_port *p = r->build ? &d->ports[i] : &scratch;
 		size_t at = path_index(r, i);
-		unsigned previous = i ? (unsigned)json_integer_value(json_object_get(json_array_get(list, i - 1), "port")) : 0;
+		unsigned previous = i ? (unsigned)jnode_integer_value(jnode_object_get(jnode_array_get(list, i - 1), "port")) : 0;
 
 		memset(p, 0, sizeof(*p));
-		ret = read_port(r, json_array_get(list, i), p);
+		ret = read_port(r, jnode_array_get(list, i), p);
 		if (ret == 0 && i > 0 && p->num <= previous) {
 			size_t m = path_member(r, "port");
 
@@ -386,7 +386,7 @@ static int read_ports(struct reader *r, const json_t *device, struct rdma_device
 static const char *const device_members[] = { "device", "fw_ver", "node_guid", "pci_address", "numa_node",
 					       "driver", "parent", "ports" };
 
-static int read_device(struct reader *r, const json_t *j, struct rdma_device *d)
+static int read_device(struct reader *r, const struct jnode *j, struct rdma_device *d)
 {
 	json_int_t numa = 0;
 	int ret = check_object(r, j, device_members, COUNT(device_members));
@@ -413,26 +413,26 @@ static int read_device(struct reader *r, const json_t *j, struct rdma_device *d)
 	return ret;
 }
 
-static int read_devices(struct reader *r, const json_t *doc, struct host *h)
+static int read_devices(struct reader *r, const struct jnode *doc, struct host *h)
 {
-	const json_t *list = NULL;
+	const struct jnode *list = NULL;
 	struct rdma_device scratch;
 	size_t mark;
 	int ret = read_array(r, doc, "devices", false, HOST_DEVICES_MAX, &list);
 
 	if (ret < 0)
 		return ret;
-	h->devices = entries(r, json_array_size(list), sizeof(*h->devices), &ret);
+	h->devices = entries(r, jnode_array_size(list), sizeof(*h->devices), &ret);
 	if (ret < 0)
 		return ret;
-	h->device_count = r->build ? json_array_size(list) : 0;
+	h->device_count = r->build ? jnode_array_size(list) : 0;
 	mark = path_member(r, "devices");
-	for (size_t i = 0; ret == 0 && i < json_array_size(list); i++) {
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
 		struct rdma_device *d = r->build ? &h->devices[i] : &scratch;
 		size_t at = path_index(r, i);
 
 		memset(d, 0, sizeof(*d));
-		ret = read_device(r, json_array_get(list, i), d);
+		ret = read_device(r, jnode_array_get(list, i), d);
 		if (ret == 0 && !r->build)
 			ret = check_unique(r, list, i, "device");
 		path_leave(r, at);
@@ -478,10 +478,10 @@ static int parse_address(const char *text, size_t len, struct ip_address *a)
 }
 
 /* null: not known (addresses come only from netlink, so never under --root). */
-static int read_addresses(struct reader *r, const json_t *j, struct netdev *nd)
+static int read_addresses(struct reader *r, const struct jnode *j, struct netdev *nd)
 {
 	static const char expected[] = "an address with its prefix length (\"10.0.0.1/24\", \"fe80::1/64\")";
-	const json_t *list = NULL;
+	const struct jnode *list = NULL;
 	struct ip_address scratch;
 	size_t mark;
 	int ret = read_array(r, j, "addresses", true, HOST_ADDRS_MAX, &list);
@@ -489,19 +489,19 @@ static int read_addresses(struct reader *r, const json_t *j, struct netdev *nd)
 	if (ret < 0 || !list)
 		return ret;
 	nd->addrs_known = true;
-	nd->addrs = entries(r, json_array_size(list), sizeof(*nd->addrs), &ret);
+	nd->addrs = entries(r, jnode_array_size(list), sizeof(*nd->addrs), &ret);
 	if (ret < 0)
 		return ret;
-	nd->addr_count = r->build ? json_array_size(list) : 0;
+	nd->addr_count = r->build ? jnode_array_size(list) : 0;
 	mark = path_member(r, "addresses");
-	for (size_t i = 0; ret == 0 && i < json_array_size(list); i++) {
-		const json_t *v = json_array_get(list, i);
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
+		const struct jnode *v = jnode_array_get(list, i);
 		size_t at = path_index(r, i);
 
-		if (!json_is_string(v))
+		if (!jnode_is_string(v))
 			ret = invalid(r, "expected %s, got %s", expected, type_name(v));
-		else if (parse_address(json_string_value(v), json_string_length(v), r->build ? &nd->addrs[i] : &scratch) < 0)
-			ret = invalid(r, "expected %s, got \"%.64s\"", expected, json_string_value(v));
+		else if (parse_address(jnode_string_value(v), jnode_string_length(v), r->build ? &nd->addrs[i] : &scratch) < 0)
+			ret = invalid(r, "expected %s, got \"%.64s\"", expected, jnode_string_value(v));
 		path_leave(r, at);
 	}
 	path_leave(r, mark);
@@ -511,16 +511,16 @@ static int read_addresses(struct reader *r, const json_t *j, struct netdev *nd)
 static const char *const link_modes_members[] = { "max_supported_mbps", "max_supported_mode" };
 
 /* null: ethtool netlink was not asked (under --root) or did not answer. */
-static int read_link_modes(struct reader *r, const json_t *j, struct netdev *nd)
+static int read_link_modes(struct reader *r, const struct jnode *j, struct netdev *nd)
 {
 	size_t mark = path_member(r, "link_modes");
 	json_int_t mbps = 0;
-	const json_t *v;
+	const struct jnode *v;
 	int ret = member(r, j, "link_modes", "an object or null", &v);
 
-	if (ret == 0 && !json_is_null(v) && !json_is_object(v)) {
+	if (ret == 0 && !jnode_is_null(v) && !jnode_is_object(v)) {
 		ret = invalid(r, "expected an object or null, got %s", type_name(v));
-	} else if (ret == 0 && !json_is_null(v)) {
+	} else if (ret == 0 && !jnode_is_null(v)) {
 		ret = check_object(r, v, link_modes_members, COUNT(link_modes_members));
 		if (ret == 0)
 			ret = read_integer(r, v, "max_supported_mbps", 0, UINT_MAX, false, 0, &mbps);
@@ -537,7 +537,7 @@ static int read_link_modes(struct reader *r, const json_t *j, struct netdev *nd)
 static const char *const netdev_members[] = { "netdev", "ifindex", "mtu", "operstate", "carrier", "speed_mbps",
 					       "link_modes", "addresses" };
 
-static int read_netdev(struct reader *r, const json_t *j, struct netdev *nd)
+static int read_netdev(struct reader *r, const struct jnode *j, struct netdev *nd)
 {
 	json_int_t ifindex = 0, mtu = 0, speed = -1;
 	int carrier = -1;
@@ -566,26 +566,26 @@ static int read_netdev(struct reader *r, const json_t *j, struct netdev *nd)
 	return ret;
 }
 
-static int read_netdevs(struct reader *r, const json_t *doc, struct host *h)
+static int read_netdevs(struct reader *r, const struct jnode *doc, struct host *h)
 {
-	const json_t *list = NULL;
+	const struct jnode *list = NULL;
 	struct netdev scratch;
 	size_t mark;
 	int ret = read_array(r, doc, "netdevs", false, HOST_NETDEVS_MAX, &list);
 
 	if (ret < 0)
 		return ret;
-	h->netdevs = entries(r, json_array_size(list), sizeof(*h->netdevs), &ret);
+	h->netdevs = entries(r, jnode_array_size(list), sizeof(*h->netdevs), &ret);
 	if (ret < 0)
 		return ret;
-	h->netdev_count = r->build ? json_array_size(list) : 0;
+	h->netdev_count = r->build ? jnode_array_size(list) : 0;
 	mark = path_member(r, "netdevs");
-	for (size_t i = 0; ret == 0 && i < json_array_size(list); i++) {
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
 		struct netdev *nd = r->build ? &h->netdevs[i] : &scratch;
 		size_t at = path_index(r, i);
 
 		memset(nd, 0, sizeof(*nd));
-		ret = read_netdev(r, json_array_get(list, i), nd);
+		ret = read_netdev(r, jnode_array_get(list, i), nd);
 		if (ret == 0 && !r->build)
 			ret = check_unique(r, list, i, "netdev");
 		path_leave(r, at);
@@ -594,7 +594,7 @@ static int read_netdevs(struct reader *r, const json_t *doc, struct host *h)
 	return ret;
 }
 
-static int read_warnings(struct reader *r, const json_t *doc, struct host *h)
+static int read_warnings(struct reader *r, const struct jnode *doc, struct host *h)
 {
 	json_int_t dropped = 0;
 	int ret = read_notes(r, doc, &h->warnings);
@@ -607,12 +607,12 @@ static int read_warnings(struct reader *r, const json_t *doc, struct host *h)
 
 static const char *const host_members[] = { "schema", "live", "devices", "netdevs", "warnings", "warnings_dropped" };
 
-static int read_host(struct reader *r, const json_t *doc, struct host *h)
+static int read_host(struct reader *r, const struct jnode *doc, struct host *h)
 {
 	int live = 0;
 	int ret;
 
-	if (!json_is_object(doc))
+	if (!jnode_is_object(doc))
 		return invalid(r, "expected an object, got %s", type_name(doc));
 	ret = read_schema(r, doc, HOST_JSON_SCHEMA);
 	if (ret == 0)
@@ -629,7 +629,7 @@ static int read_host(struct reader *r, const json_t *doc, struct host *h)
 	return ret;
 }
 
-int host_from_json(const json_t *doc, struct host *host, char *why, size_t why_size)
+int host_from_tree(const struct jnode *doc, struct host *host, char *why, size_t why_size)
 {
 	struct reader r = { .why = why, .why_size = why_size };
 	struct host scratch;
@@ -646,5 +646,20 @@ int host_from_json(const json_t *doc, struct host *host, char *why, size_t why_s
 	ret = read_host(&r, doc, host);       /* can fail only for memory */
 	if (ret < 0)
 		host_free(host);
+	return ret;
+}
+
+int host_from_json(const json_t *doc, struct host *host, char *why, size_t why_size)
+{
+	struct json_tree tree = { 0 };
+	int ret = doc ? json_tree_from_jansson(&tree, doc) : 0;
+
+	if (ret < 0) {
+		memset(host, 0, sizeof(*host));
+		snprintf(why, why_size, "out of memory");
+		return ret;
+	}
+	ret = host_from_tree(tree.root, host, why, why_size);
+	json_tree_free(&tree);
 	return ret;
 }

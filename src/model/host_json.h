@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "model/host.h"
+#include "model/json_tree.h"
 
 #define HOST_JSON_SCHEMA "roce-doctor/host/v1"
 
@@ -17,6 +18,9 @@ json_t *host_to_json(const struct host *host);
  * member), then builds *host from it (*host is overwritten, not freed). 0, or -EINVAL with one line in why
  * naming the JSON path and what was expected ("devices[3].ports[0].gids[7].gid: expected ..."), or -ENOMEM;
  * on error *host is left empty. */
+int host_from_tree(const struct jnode *doc, struct host *host, char *why, size_t why_size);
+
+/* The same over jansson's tree (a copy of it is read): for documents that are already jansson's. */
 int host_from_json(const json_t *doc, struct host *host, char *why, size_t why_size);
 
 #endif

@@ -98,9 +98,9 @@ static int invalid(struct reader *r, const char *member, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static const char *type_name(const json_t *v)
+static const char *type_name(const struct jnode *v)
 {
-	switch (json_typeof(v)) {
+	switch (jnode_typeof(v)) {
 	case JSON_OBJECT: return "an object";
 	case JSON_ARRAY: return "an array";
 	case JSON_STRING: return "a string";
@@ -113,17 +113,17 @@ static const char *type_name(const json_t *v)
 }
 
 /* Exactly these members, no other: a member this version does not know is refused, not ignored. */
-static int check_members(struct reader *r, const json_t *obj, const char *const names[], size_t count)
+static int check_members(struct reader *r, const struct jnode *obj, const char *const names[], size_t count)
 {
 	const char *key;
-	json_t *v;
+	struct jnode *v;
 
-	if (!json_is_object(obj))
+	if (!jnode_is_object(obj))
 		return invalid(r, "", "expected an object, got %s", type_name(obj));
 	for (size_t i = 0; i < count; i++)
-		if (!json_object_get(obj, names[i]))
+		if (!jnode_object_get(obj, names[i]))
 			return invalid(r, names[i], "missing");
-	json_object_foreach((json_t *)obj, key, v) {
+	jnode_object_foreach((struct jnode *)obj, key, v) {
 		size_t i = 0;
 
 		while (i < count && strcmp(names[i], key) != 0)
@@ -135,20 +135,20 @@ static int check_members(struct reader *r, const json_t *obj, const char *const 
 }
 
 /* A non-empty string that fits dst whole (never cut), or null when nullable (dst then empty). */
-static int read_text(struct reader *r, const json_t *obj, const char *key, bool nullable, char *dst, size_t size)
+static int read_text(struct reader *r, const struct jnode *obj, const char *key, bool nullable, char *dst, size_t size)
 {
-	const json_t *v = json_object_get(obj, key);
+	const struct jnode *v = jnode_object_get(obj, key);
 
-	if (json_is_null(v) && nullable) {
+	if (jnode_is_null(v) && nullable) {
 		dst[0] = '\0';
 		return 0;
 	}
-	if (!json_is_string(v))
+	if (!jnode_is_string(v))
 		return invalid(r, key, "expected a string%s, got %s", nullable ? " or null" : "", type_name(v));
-	if (json_string_length(v) == 0 || json_string_length(v) >= size || strlen(json_string_value(v)) != json_string_length(v))
+	if (jnode_string_length(v) == 0 || jnode_string_length(v) >= size || strlen(jnode_string_value(v)) != jnode_string_length(v))
 		return invalid(r, key, "expected a non-empty string of at most %zu bytes (no NUL), got one of %zu", size - 1,
-			       json_string_length(v));
-	memcpy(dst, json_string_value(v), json_string_length(v) + 1);
+			       jnode_string_length(v));
+	memcpy(dst, jnode_string_value(v), jnode_string_length(v) + 1);
 	return 0;
 }
 
@@ -160,7 +160,7 @@ static size_t path_push(struct reader *r, const char *fmt, const char *member, s
 	return mark;
 }
 
-static int read_provider(struct reader *r, const json_t *j, struct identity_provider *p)
+static int read_provider(struct reader *r, const struct jnode *j, struct identity_provider *p)
 {
 	static const char *const names[] = { "name", "file" };
 	int ret = check_members(r, j, names, 2);
@@ -172,7 +172,7 @@ static int read_provider(struct reader *r, const json_t *j, struct identity_prov
 	return ret;
 }
 
-static int read_device(struct reader *r, const json_t *j, struct identity_device *d)
+static int read_device(struct reader *r, const struct jnode *j, struct identity_device *d)
 {
 	static const char *const names[] = { "device", "fw_ver", "board_id", "hca_type", "driver", "pci_address" };
 	int ret = check_members(r, j, names, 6);
@@ -193,41 +193,41 @@ static int read_device(struct reader *r, const json_t *j, struct identity_device
 }
 
 /* An array of at most max objects, each read by one of the two readers above. */
-static int read_list(struct reader *r, const json_t *obj, const char *key, bool nullable, size_t max, size_t *count,
-		     int (*read_one)(struct reader *, const json_t *, void *), void *base, size_t size)
+static int read_list(struct reader *r, const struct jnode *obj, const char *key, bool nullable, size_t max, size_t *count,
+		     int (*read_one)(struct reader *, const struct jnode *, void *), void *base, size_t size)
 {
-	const json_t *list = json_object_get(obj, key);
+	const struct jnode *list = jnode_object_get(obj, key);
 	int ret = 0;
 
 	*count = 0;
-	if (json_is_null(list) && nullable)
+	if (jnode_is_null(list) && nullable)
 		return 0;
-	if (!json_is_array(list))
+	if (!jnode_is_array(list))
 		return invalid(r, key, "expected an array%s, got %s", nullable ? " or null" : "", type_name(list));
-	if (json_array_size(list) > max)
-		return invalid(r, key, "expected at most %zu entries, got %zu", max, json_array_size(list));
-	for (size_t i = 0; ret == 0 && i < json_array_size(list); i++) {
+	if (jnode_array_size(list) > max)
+		return invalid(r, key, "expected at most %zu entries, got %zu", max, jnode_array_size(list));
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
 		size_t mark = path_push(r, ".%s[%zu]", key, i);
 
-		ret = read_one(r, json_array_get(list, i), (char *)base + i * size);
+		ret = read_one(r, jnode_array_get(list, i), (char *)base + i * size);
 		r->path[mark] = '\0';
 	}
 	if (ret == 0)
-		*count = json_array_size(list);
+		*count = jnode_array_size(list);
 	return ret;
 }
 
-static int read_provider_entry(struct reader *r, const json_t *j, void *p)
+static int read_provider_entry(struct reader *r, const struct jnode *j, void *p)
 {
 	return read_provider(r, j, p);
 }
 
-static int read_device_entry(struct reader *r, const json_t *j, void *d)
+static int read_device_entry(struct reader *r, const struct jnode *j, void *d)
 {
 	return read_device(r, j, d);
 }
 
-static int read_identity(struct reader *r, const json_t *obj, struct identity *id)
+static int read_identity(struct reader *r, const struct jnode *obj, struct identity *id)
 {
 	static const char *const names[] = { "hostname", "time", "version", "kernel_release", "libibverbs_file",
 					     "rdma_core_version", "providers", "devices" };
@@ -248,14 +248,14 @@ static int read_identity(struct reader *r, const json_t *obj, struct identity *i
 	if (ret == 0)
 		ret = read_list(r, obj, "providers", true, IDENTITY_PROVIDERS_MAX, &id->provider_count,
 				read_provider_entry, id->providers, sizeof(id->providers[0]));
-	id->providers_known = ret == 0 && !json_is_null(json_object_get(obj, "providers"));
+	id->providers_known = ret == 0 && !jnode_is_null(jnode_object_get(obj, "providers"));
 	if (ret == 0)
 		ret = read_list(r, obj, "devices", false, HOST_DEVICES_MAX, &id->device_count, read_device_entry,
 				id->devices, sizeof(id->devices[0]));
 	return ret;
 }
 
-int identity_from_json(const json_t *obj, const char *path_prefix, struct identity *id, char *why, size_t why_size)
+int identity_from_tree(const struct jnode *obj, const char *path_prefix, struct identity *id, char *why, size_t why_size)
 {
 	struct reader r = { .why = why, .why_size = why_size };
 	int ret;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/json_tree.h"
 #include "util/notes.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -128,9 +129,9 @@ static inline void path_leave(struct reader *r, size_t mark)
 	r->depth = mark;
 }
 
-static inline const char *type_name(const json_t *v)
+static inline const char *type_name(const struct jnode *v)
 {
-	switch (v ? json_typeof(v) : JSON_NULL) {
+	switch (v ? jnode_typeof(v) : JSON_NULL) {
 	case JSON_OBJECT:
 		return "an object";
 	case JSON_ARRAY:
@@ -150,14 +151,14 @@ static inline const char *type_name(const json_t *v)
 }
 
 /* An object with no member outside names (a misspelt member would otherwise be dropped in silence). */
-static inline int check_object(struct reader *r, const json_t *v, const char *const names[], size_t count)
+static inline int check_object(struct reader *r, const struct jnode *v, const char *const names[], size_t count)
 {
 	const char *key;
-	json_t *value;
+	struct jnode *value;
 
-	if (!json_is_object(v))
+	if (!jnode_is_object(v))
 		return invalid(r, "expected an object, got %s", type_name(v));
-	json_object_foreach((json_t *)v, key, value) {
+	jnode_object_foreach((struct jnode *)v, key, value) {
 		size_t i = 0, mark;
 		int ret;
 
@@ -174,22 +175,22 @@ static inline int check_object(struct reader *r, const json_t *v, const char *co
 }
 
 /* The member key of obj, or an error naming it. The caller has entered key into the path. */
-static inline int member(struct reader *r, const json_t *obj, const char *key, const char *expected, const json_t **out)
+static inline int member(struct reader *r, const struct jnode *obj, const char *key, const char *expected, const struct jnode **out)
 {
-	*out = json_object_get(obj, key);
+	*out = jnode_object_get(obj, key);
 	return *out ? 0 : invalid(r, "missing (expected %s)", expected);
 }
 
-static inline int string_value(struct reader *r, const json_t *v, bool nullable, char *dst, size_t size)
+static inline int string_value(struct reader *r, const struct jnode *v, bool nullable, char *dst, size_t size)
 {
-	const char *s = json_string_value(v);
-	size_t len = json_string_length(v);
+	const char *s = jnode_string_value(v);
+	size_t len = jnode_string_length(v);
 
-	if (nullable && json_is_null(v)) {
+	if (nullable && jnode_is_null(v)) {
 		dst[0] = '\0';
 		return 0;
 	}
-	if (!json_is_string(v))
+	if (!jnode_is_string(v))
 		return invalid(r, "expected %s, got %s", nullable ? "a string or null" : "a string", type_name(v));
 	if (len == 0)   /* the writer spells an empty field null: "" is not what it wrote */
 		return invalid(r, "expected a non-empty string%s, got \"\"", nullable ? " or null" : "");
@@ -201,10 +202,10 @@ static inline int string_value(struct reader *r, const json_t *v, bool nullable,
 	return 0;
 }
 
-static inline int read_string(struct reader *r, const json_t *obj, const char *key, bool nullable, char *dst, size_t size)
+static inline int read_string(struct reader *r, const struct jnode *obj, const char *key, bool nullable, char *dst, size_t size)
 {
 	size_t mark = path_member(r, key);
-	const json_t *v;
+	const struct jnode *v;
 	int ret = member(r, obj, key, nullable ? "a string or null" : "a string", &v);
 
 	if (ret == 0)
@@ -214,20 +215,20 @@ static inline int read_string(struct reader *r, const json_t *obj, const char *k
 }
 
 /* An integer in [min, max]; with nullable, null stores null_value. */
-static inline int read_integer(struct reader *r, const json_t *obj, const char *key, json_int_t min, json_int_t max,
+static inline int read_integer(struct reader *r, const struct jnode *obj, const char *key, json_int_t min, json_int_t max,
 			bool nullable, json_int_t null_value, json_int_t *out)
 {
-	const json_t *v = json_object_get(obj, key);
+	const struct jnode *v = jnode_object_get(obj, key);
 	size_t mark;
 	char expected[96];
 	int ret;
 
-	if (v && nullable && json_is_null(v)) {
+	if (v && nullable && jnode_is_null(v)) {
 		*out = null_value;
 		return 0;
 	}
-	if (json_is_integer(v) && json_integer_value(v) >= min && json_integer_value(v) <= max) {
-		*out = json_integer_value(v);
+	if (jnode_is_integer(v) && jnode_integer_value(v) >= min && jnode_integer_value(v) <= max) {
+		*out = jnode_integer_value(v);
 		return 0;
 	}
 	/* the message, spelt out only now */
@@ -235,27 +236,27 @@ static inline int read_integer(struct reader *r, const json_t *obj, const char *
 	snprintf(expected, sizeof(expected), "an integer from %lld to %lld%s", (long long)min, (long long)max,
 		 nullable ? " or null" : "");
 	ret = member(r, obj, key, expected, &v);
-	if (ret == 0 && !json_is_integer(v))
+	if (ret == 0 && !jnode_is_integer(v))
 		ret = invalid(r, "expected %s, got %s", expected, type_name(v));
 	else if (ret == 0)
-		ret = invalid(r, "expected %s, got %lld", expected, (long long)json_integer_value(v));
+		ret = invalid(r, "expected %s, got %lld", expected, (long long)jnode_integer_value(v));
 	path_leave(r, mark);
 	return ret;
 }
 
 /* true/false, or -1 for null when nullable. */
-static inline int read_bool(struct reader *r, const json_t *obj, const char *key, bool nullable, int *out)
+static inline int read_bool(struct reader *r, const struct jnode *obj, const char *key, bool nullable, int *out)
 {
 	size_t mark = path_member(r, key);
 	const char *expected = nullable ? "true, false or null" : "true or false";
-	const json_t *v;
+	const struct jnode *v;
 	int ret = member(r, obj, key, expected, &v);
 
 	if (ret == 0) {
-		if (nullable && json_is_null(v))
+		if (nullable && jnode_is_null(v))
 			*out = -1;
-		else if (json_is_boolean(v))
-			*out = json_is_true(v);
+		else if (jnode_is_boolean(v))
+			*out = jnode_is_true(v);
 		else
 			ret = invalid(r, "expected %s, got %s", expected, type_name(v));
 	}
@@ -264,54 +265,54 @@ static inline int read_bool(struct reader *r, const json_t *obj, const char *key
 }
 
 /* A closed set of names: *index into names, or -1 for null. */
-static inline int read_name(struct reader *r, const json_t *obj, const char *key, const char *const names[], size_t count,
+static inline int read_name(struct reader *r, const struct jnode *obj, const char *key, const char *const names[], size_t count,
 		     const char *expected, int *index)
 {
 	size_t mark = path_member(r, key);
-	const json_t *v;
+	const struct jnode *v;
 	int ret = member(r, obj, key, expected, &v);
 
-	if (ret == 0 && json_is_null(v)) {
+	if (ret == 0 && jnode_is_null(v)) {
 		*index = -1;
-	} else if (ret == 0 && !json_is_string(v)) {
+	} else if (ret == 0 && !jnode_is_string(v)) {
 		ret = invalid(r, "expected %s, got %s", expected, type_name(v));
 	} else if (ret == 0) {
 		size_t i = 0;
 
-		while (i < count && strcmp(json_string_value(v), names[i]) != 0)
+		while (i < count && strcmp(jnode_string_value(v), names[i]) != 0)
 			i++;
-		if (i < count && strlen(names[i]) == json_string_length(v))
+		if (i < count && strlen(names[i]) == jnode_string_length(v))
 			*index = (int)i;
 		else
-			ret = invalid(r, "expected %s, got \"%.64s\"", expected, json_string_value(v));
+			ret = invalid(r, "expected %s, got \"%.64s\"", expected, jnode_string_value(v));
 	}
 	path_leave(r, mark);
 	return ret;
 }
 
 /* An array of at most max entries; with nullable, null stores *out = NULL. */
-static inline int read_array(struct reader *r, const json_t *obj, const char *key, bool nullable, size_t max,
-		      const json_t **out)
+static inline int read_array(struct reader *r, const struct jnode *obj, const char *key, bool nullable, size_t max,
+		      const struct jnode **out)
 {
 	size_t mark;
 	char expected[64];
 	int ret;
 
-	*out = json_object_get(obj, key);
-	if (*out && nullable && json_is_null(*out)) {
+	*out = jnode_object_get(obj, key);
+	if (*out && nullable && jnode_is_null(*out)) {
 		*out = NULL;
 		return 0;
 	}
-	if (json_is_array(*out) && json_array_size(*out) <= max)
+	if (jnode_is_array(*out) && jnode_array_size(*out) <= max)
 		return 0;
 	/* the message, spelt out only now */
 	mark = path_member(r, key);
 	snprintf(expected, sizeof(expected), "an array of at most %zu entries%s", max, nullable ? " or null" : "");
 	ret = member(r, obj, key, expected, out);
-	if (ret == 0 && !json_is_array(*out))
+	if (ret == 0 && !jnode_is_array(*out))
 		ret = invalid(r, "expected %s, got %s", expected, type_name(*out));
 	else if (ret == 0)
-		ret = invalid(r, "expected %s, got %zu", expected, json_array_size(*out));
+		ret = invalid(r, "expected %s, got %zu", expected, jnode_array_size(*out));
 	path_leave(r, mark);
 	return ret;
 }
@@ -330,12 +331,12 @@ static inline void *entries(struct reader *r, size_t count, size_t size, int *re
 }
 
 /* Names are keys (host_find_device, host_find_netdev): a second entry of one name would never be found. */
-static inline int check_unique(struct reader *r, const json_t *list, size_t i, const char *key)
+static inline int check_unique(struct reader *r, const struct jnode *list, size_t i, const char *key)
 {
-	const char *name = json_string_value(json_object_get(json_array_get(list, i), key));
+	const char *name = jnode_string_value(jnode_object_get(jnode_array_get(list, i), key));
 
 	for (size_t k = 0; k < i; k++) {
-		if (strcmp(name, json_string_value(json_object_get(json_array_get(list, k), key))) == 0) {
+		if (strcmp(name, jnode_string_value(jnode_object_get(jnode_array_get(list, k), key))) == 0) {
 			size_t mark = path_member(r, key);
 			int ret = invalid(r, "expected a name no other entry has, got \"%s\" again (entry %zu has it)", name, k);
 
@@ -347,23 +348,23 @@ static inline int check_unique(struct reader *r, const json_t *list, size_t i, c
 }
 
 /* Schema name and version before anything else: a newer document gets its own answer, not a list of members. */
-static inline int read_schema(struct reader *r, const json_t *doc, const char *schema)
+static inline int read_schema(struct reader *r, const struct jnode *doc, const char *schema)
 {
 	size_t mark = path_member(r, "schema");
 	size_t prefix = strlen(schema) - 1;   /* "roce-doctor/host/v1" without its version "1" */
 	char expected[64];
-	const json_t *v;
+	const struct jnode *v;
 	const char *s;
 	int ret;
 
 	snprintf(expected, sizeof(expected), "\"%s\"", schema);
 	ret = member(r, doc, "schema", expected, &v);
-	if (ret == 0 && !json_is_string(v)) {
+	if (ret == 0 && !jnode_is_string(v)) {
 		ret = invalid(r, "expected \"%s\", got %s", schema, type_name(v));
-	} else if (ret == 0 && memchr(json_string_value(v), '\0', json_string_length(v))) {
+	} else if (ret == 0 && memchr(jnode_string_value(v), '\0', jnode_string_length(v))) {
 		ret = invalid(r, "expected \"%s\", got a string with a NUL character", schema);
-	} else if (ret == 0 && (strcmp((s = json_string_value(v)), schema) != 0 ||
-				json_string_length(v) != strlen(schema))) {
+	} else if (ret == 0 && (strcmp((s = jnode_string_value(v)), schema) != 0 ||
+				jnode_string_length(v) != strlen(schema))) {
 		const char *version = s + prefix;
 		size_t digits = strncmp(s, schema, prefix) == 0 ? strspn(version, "0123456789") : 0;
 
@@ -379,25 +380,25 @@ static inline int read_schema(struct reader *r, const json_t *doc, const char *s
 #define JSON_WARNING_MAX_LEN 8192   /* the probes' longest warning is a 4 KiB path and a sentence */
 
 /* The `warnings` member (strings, at most NOTES_MAX) into n, which the build pass has room for. */
-static inline int read_notes(struct reader *r, const json_t *doc, struct notes *n)
+static inline int read_notes(struct reader *r, const struct jnode *doc, struct notes *n)
 {
-	const json_t *list = NULL;
+	const struct jnode *list = NULL;
 	size_t mark;
 	int ret = read_array(r, doc, "warnings", false, NOTES_MAX, &list);
 
 	mark = path_member(r, "warnings");
-	for (size_t i = 0; ret == 0 && i < json_array_size(list); i++) {
-		const json_t *v = json_array_get(list, i);
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
+		const struct jnode *v = jnode_array_get(list, i);
 		size_t at = path_index(r, i);
 
-		if (!json_is_string(v))
+		if (!jnode_is_string(v))
 			ret = invalid(r, "expected a string, got %s", type_name(v));
-		else if (json_string_length(v) > JSON_WARNING_MAX_LEN)
+		else if (jnode_string_length(v) > JSON_WARNING_MAX_LEN)
 			ret = invalid(r, "expected a string of at most %d bytes, got %zu bytes", JSON_WARNING_MAX_LEN,
-				      json_string_length(v));
-		else if (memchr(json_string_value(v), '\0', json_string_length(v)))
+				      jnode_string_length(v));
+		else if (memchr(jnode_string_value(v), '\0', jnode_string_length(v)))
 			ret = invalid(r, "expected a string without NUL characters");
-		else if (r->build && !(n->items[n->count++] = strdup(json_string_value(v))))
+		else if (r->build && !(n->items[n->count++] = strdup(jnode_string_value(v))))
 			ret = out_of_memory(r);   /* count counted the NULL slot: notes_free frees NULL harmlessly */
 		path_leave(r, at);
 	}

@@ -75,7 +75,7 @@ static const char *const place_members[] = { "path", "where" };
 static const char *const package_members[] = { "manager", "name", "version" };
 
 /* A host path: absolute, as the probe writes it. */
-static int read_path(struct reader *r, const json_t *obj, const char *key, char *dst, size_t size)
+static int read_path(struct reader *r, const struct jnode *obj, const char *key, char *dst, size_t size)
 {
 	int ret = read_string(r, obj, key, false, dst, size);
 
@@ -88,16 +88,16 @@ static int read_path(struct reader *r, const json_t *obj, const char *key, char 
 	return ret;
 }
 
-static int read_package(struct reader *r, const json_t *j, struct nccl_lib *l)
+static int read_package(struct reader *r, const struct jnode *j, struct nccl_lib *l)
 {
 	size_t mark = path_member(r, "package");
-	const json_t *p;
+	const struct jnode *p;
 	int manager = -1;
 	int ret = member(r, j, "package", "an object or null", &p);
 
-	if (ret == 0 && !json_is_null(p) && !json_is_object(p))
+	if (ret == 0 && !jnode_is_null(p) && !jnode_is_object(p))
 		ret = invalid(r, "expected an object or null, got %s", type_name(p));
-	if (ret == 0 && json_is_object(p)) {
+	if (ret == 0 && jnode_is_object(p)) {
 		ret = check_object(r, p, package_members, COUNT(package_members));
 		if (ret == 0)
 			ret = read_name(r, p, "manager", package_managers, COUNT(package_managers), "\"dpkg\" or \"pip\"",
@@ -115,7 +115,7 @@ static int read_package(struct reader *r, const json_t *j, struct nccl_lib *l)
 	return ret;
 }
 
-static int read_place(struct reader *r, const json_t *j, struct nccl_lib_place *p)
+static int read_place(struct reader *r, const struct jnode *j, struct nccl_lib_place *p)
 {
 	int ret = check_object(r, j, place_members, COUNT(place_members));
 
@@ -126,9 +126,9 @@ static int read_place(struct reader *r, const json_t *j, struct nccl_lib_place *
 	return ret;
 }
 
-static int read_lib(struct reader *r, const json_t *j, struct nccl_lib *l)
+static int read_lib(struct reader *r, const struct jnode *j, struct nccl_lib *l)
 {
-	const json_t *found = NULL;
+	const struct jnode *found = NULL;
 	int kind = -1;
 	int ret = check_object(r, j, lib_members, COUNT(lib_members));
 
@@ -141,20 +141,20 @@ static int read_lib(struct reader *r, const json_t *j, struct nccl_lib *l)
 		ret = read_path(r, j, "real_path", l->real_path, sizeof(l->real_path));
 	if (ret == 0)
 		ret = read_array(r, j, "found", false, NCCL_LIB_FOUND_MAX, &found);
-	if (ret == 0 && json_array_size(found) == 0) {
+	if (ret == 0 && jnode_array_size(found) == 0) {
 		size_t mark = path_member(r, "found");
 
 		ret = invalid(r, "expected at least one place the library was found");
 		path_leave(r, mark);
 	}
-	for (size_t i = 0; ret == 0 && i < json_array_size(found); i++) {
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(found); i++) {
 		size_t mark = path_member(r, "found"), at = path_index(r, i);
 
-		ret = read_place(r, json_array_get(found, i), &l->places[i]);
+		ret = read_place(r, jnode_array_get(found, i), &l->places[i]);
 		path_leave(r, at);
 		path_leave(r, mark);
 	}
-	l->place_count = json_array_size(found);
+	l->place_count = jnode_array_size(found);
 	if (ret == 0)
 		ret = read_string(r, j, "version", true, l->version, sizeof(l->version));
 	if (ret == 0)
@@ -168,35 +168,35 @@ static int read_lib(struct reader *r, const json_t *j, struct nccl_lib *l)
 	return ret;
 }
 
-int nccl_libs_read_member(struct reader *r, const json_t *doc, struct nccl_libs *libs, bool *read)
+int nccl_libs_read_member(struct reader *r, const struct jnode *doc, struct nccl_libs *libs, bool *read)
 {
 	size_t mark = path_member(r, "nccl_libs");
-	const json_t *o = json_object_get(doc, "nccl_libs"), *list = NULL, *plugin;
+	const struct jnode *o = jnode_object_get(doc, "nccl_libs"), *list = NULL, *plugin;
 	int truncated = 0;
 	int ret = 0;
 
 	*read = false;
 	/* Absent: a snapshot of a roce-doctor that did not look for NCCL yet; read as not looked for. */
-	if (!o || json_is_null(o)) {
+	if (!o || jnode_is_null(o)) {
 		path_leave(r, mark);
 		return 0;
 	}
-	if (ret == 0 && !json_is_object(o))
+	if (ret == 0 && !jnode_is_object(o))
 		ret = invalid(r, "expected an object or null, got %s", type_name(o));
 	if (ret == 0)
 		ret = check_object(r, o, top_members, COUNT(top_members));
 	if (ret == 0)
 		ret = read_array(r, o, "libraries", false, NCCL_LIBS_MAX, &list);
 	if (ret == 0) {
-		libs->items = entries(r, json_array_size(list), sizeof(*libs->items), &ret);
-		libs->count = r->build ? json_array_size(list) : 0;
+		libs->items = entries(r, jnode_array_size(list), sizeof(*libs->items), &ret);
+		libs->count = r->build ? jnode_array_size(list) : 0;
 	}
-	for (size_t i = 0; ret == 0 && i < json_array_size(list); i++) {
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
 		struct nccl_lib scratch;
 		size_t in = path_member(r, "libraries"), at = path_index(r, i);
 
 		memset(&scratch, 0, sizeof(scratch));
-		ret = read_lib(r, json_array_get(list, i), r->build ? &libs->items[i] : &scratch);
+		ret = read_lib(r, jnode_array_get(list, i), r->build ? &libs->items[i] : &scratch);
 		if (ret == 0)
 			ret = check_unique(r, list, i, "real_path");
 		path_leave(r, at);
@@ -208,18 +208,18 @@ int nccl_libs_read_member(struct reader *r, const json_t *doc, struct nccl_libs 
 	if (ret == 0) {
 		size_t at = path_member(r, "net_plugin");
 
-		plugin = json_object_get(o, "net_plugin");
+		plugin = jnode_object_get(o, "net_plugin");
 		if (!plugin)
 			ret = invalid(r, "missing (expected a string or null)");
-		else if (!json_is_null(plugin) && !json_is_string(plugin))
+		else if (!jnode_is_null(plugin) && !jnode_is_string(plugin))
 			ret = invalid(r, "expected a string or null, got %s", type_name(plugin));
-		else if (json_is_string(plugin) && json_string_length(plugin) >= sizeof(libs->net_plugin))
+		else if (jnode_is_string(plugin) && jnode_string_length(plugin) >= sizeof(libs->net_plugin))
 			ret = invalid(r, "expected a string of at most %zu bytes", sizeof(libs->net_plugin) - 1);
-		else if (json_is_string(plugin) && memchr(json_string_value(plugin), '\0', json_string_length(plugin)))
+		else if (jnode_is_string(plugin) && memchr(jnode_string_value(plugin), '\0', jnode_string_length(plugin)))
 			ret = invalid(r, "expected a string without NUL characters");
-		else if (json_is_string(plugin)) {
+		else if (jnode_is_string(plugin)) {
 			libs->net_plugin_set = true;
-			snprintf(libs->net_plugin, sizeof(libs->net_plugin), "%s", json_string_value(plugin));
+			snprintf(libs->net_plugin, sizeof(libs->net_plugin), "%s", jnode_string_value(plugin));
 		}
 		path_leave(r, at);
 	}

@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "model/json_tree.h"
 #include "model/nccl_libs.h"
 
 struct reader;
@@ -14,6 +15,6 @@ json_t *nccl_libs_to_json(const struct nccl_libs *libs, bool read);
 
 /* doc's member "nccl_libs": null or absent (*read false) or the object, validated member by member (while r validates,
  * nothing is allocated and libs is scratch). 0 or the reader's -errno, its path naming the member. */
-int nccl_libs_read_member(struct reader *r, const json_t *doc, struct nccl_libs *libs, bool *read);
+int nccl_libs_read_member(struct reader *r, const struct jnode *doc, struct nccl_libs *libs, bool *read);
 
 #endif

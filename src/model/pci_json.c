@@ -68,7 +68,7 @@ json_t *pci_topology_to_json(const struct pci_topology *t)
 
 /* ---- reader ---- */
 
-static int read_uint(struct reader *r, const json_t *o, const char *key, json_int_t max, bool nullable,
+static int read_uint(struct reader *r, const struct jnode *o, const char *key, json_int_t max, bool nullable,
 		     json_int_t null_value, int *out)
 {
 	json_int_t v = 0;
@@ -80,10 +80,10 @@ static int read_uint(struct reader *r, const json_t *o, const char *key, json_in
 
 static const char *const link_members[] = { "current_speed", "current_width", "max_speed", "max_width" };
 
-static int read_link(struct reader *r, const json_t *o, struct pci_link *l)
+static int read_link(struct reader *r, const struct jnode *o, struct pci_link *l)
 {
 	size_t mark = path_member(r, "link");
-	const json_t *v = json_object_get(o, "link");
+	const struct jnode *v = jnode_object_get(o, "link");
 	int ret = v ? check_object(r, v, link_members, COUNT(link_members)) : invalid(r, "missing (expected an object)");
 
 	if (ret == 0)
@@ -98,7 +98,7 @@ static int read_link(struct reader *r, const json_t *o, struct pci_link *l)
 	return ret;
 }
 
-static int read_address(struct reader *r, const json_t *o, const char *key, char *dst)
+static int read_address(struct reader *r, const struct jnode *o, const char *key, char *dst)
 {
 	return read_string(r, o, key, false, dst, PCI_ADDRESS_LEN);
 }
@@ -106,9 +106,9 @@ static int read_address(struct reader *r, const json_t *o, const char *key, char
 static const char *const function_members[] = { "pci_address", "role", "device", "vendor", "device_id",
 						"class_code", "host_bridge", "bridges", "numa_node", "cpulist", "link" };
 
-static int read_function(struct reader *r, const json_t *o, struct pci_function *f)
+static int read_function(struct reader *r, const struct jnode *o, struct pci_function *f)
 {
-	const json_t *chain = NULL;
+	const struct jnode *chain = NULL;
 	int role = 0, v = 0, ret = check_object(r, o, function_members, COUNT(function_members));
 
 	if (ret == 0)
@@ -130,14 +130,14 @@ static int read_function(struct reader *r, const json_t *o, struct pci_function 
 		ret = read_address(r, o, "host_bridge", f->host_bridge);
 	if (ret == 0)
 		ret = read_array(r, o, "bridges", false, PCI_CHAIN_MAX, &chain);
-	for (size_t i = 0; ret == 0 && i < json_array_size(chain); i++) {
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(chain); i++) {
 		size_t mark = path_member(r, "bridges"), at = path_index(r, i);
 
-		ret = string_value(r, json_array_get(chain, i), false, f->chain[i], PCI_ADDRESS_LEN);
+		ret = string_value(r, jnode_array_get(chain, i), false, f->chain[i], PCI_ADDRESS_LEN);
 		path_leave(r, at);
 		path_leave(r, mark);
 	}
-	f->chain_len = json_array_size(chain);
+	f->chain_len = jnode_array_size(chain);
 	if (ret == 0)
 		ret = read_uint(r, o, "numa_node", INT_MAX, true, -1, &f->numa_node);
 	if (ret == 0)
@@ -149,7 +149,7 @@ static int read_function(struct reader *r, const json_t *o, struct pci_function 
 
 static const char *const bridge_members[] = { "pci_address", "acs", "acs_offset", "acs_ctrl", "link" };
 
-static int read_bridge(struct reader *r, const json_t *o, struct pci_bridge *b)
+static int read_bridge(struct reader *r, const struct jnode *o, struct pci_bridge *b)
 {
 	int acs = 0, v = 0, ret = check_object(r, o, bridge_members, COUNT(bridge_members));
 	bool present;
@@ -174,9 +174,9 @@ static int read_bridge(struct reader *r, const json_t *o, struct pci_bridge *b)
 
 static const char *const topology_members[] = { "functions", "bridges" };
 
-int pci_topology_from_json(struct reader *r, const json_t *v, struct pci_topology *t)
+int pci_topology_from_json(struct reader *r, const struct jnode *v, struct pci_topology *t)
 {
-	const json_t *functions = NULL, *bridges = NULL;
+	const struct jnode *functions = NULL, *bridges = NULL;
 	struct pci_function scratch_f;
 	struct pci_bridge scratch_b;
 	int ret = check_object(r, v, topology_members, COUNT(topology_members));
@@ -187,30 +187,30 @@ int pci_topology_from_json(struct reader *r, const json_t *v, struct pci_topolog
 	if (ret == 0)
 		ret = read_array(r, v, "bridges", false, PCI_BRIDGES_MAX, &bridges);
 	if (ret == 0)
-		t->functions = entries(r, json_array_size(functions), sizeof(*t->functions), &ret);
+		t->functions = entries(r, jnode_array_size(functions), sizeof(*t->functions), &ret);
 	if (ret == 0)
-		t->bridges = entries(r, json_array_size(bridges), sizeof(*t->bridges), &ret);
-	for (size_t i = 0; ret == 0 && i < json_array_size(functions); i++) {
+		t->bridges = entries(r, jnode_array_size(bridges), sizeof(*t->bridges), &ret);
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(functions); i++) {
 		size_t mark = path_member(r, "functions"), at = path_index(r, i);
 		struct pci_function *f = r->build ? &t->functions[i] : &scratch_f;
 
 		memset(f, 0, sizeof(*f));
-		ret = read_function(r, json_array_get(functions, i), f);
+		ret = read_function(r, jnode_array_get(functions, i), f);
 		path_leave(r, at);
 		path_leave(r, mark);
 	}
-	for (size_t i = 0; ret == 0 && i < json_array_size(bridges); i++) {
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(bridges); i++) {
 		size_t mark = path_member(r, "bridges"), at = path_index(r, i);
 		struct pci_bridge *b = r->build ? &t->bridges[i] : &scratch_b;
 
 		memset(b, 0, sizeof(*b));
-		ret = read_bridge(r, json_array_get(bridges, i), b);
+		ret = read_bridge(r, jnode_array_get(bridges, i), b);
 		path_leave(r, at);
 		path_leave(r, mark);
 	}
 	if (r->build) {
-		t->count = json_array_size(functions);
-		t->bridge_count = json_array_size(bridges);
+		t->count = jnode_array_size(functions);
+		t->bridge_count = jnode_array_size(bridges);
 	}
 	return ret;
 }

@@ -5,6 +5,7 @@
 #include <jansson.h>
 
 #include "model/json_io.h"
+#include "model/json_tree.h"
 #include "model/pci.h"
 
 /* A new object, or NULL when out of memory. */
@@ -12,7 +13,7 @@ json_t *pci_topology_to_json(const struct pci_topology *t);
 
 /* v: the member's value (an object). Validates in the reader's first pass, fills t in its build pass (t's
  * arrays are then allocated: pci_topology_json_free). 0 or -EINVAL / -ENOMEM with the reader's message. */
-int pci_topology_from_json(struct reader *r, const json_t *v, struct pci_topology *t);
+int pci_topology_from_json(struct reader *r, const struct jnode *v, struct pci_topology *t);
 
 void pci_topology_json_free(struct pci_topology *t);
 

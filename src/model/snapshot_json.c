@@ -9,7 +9,7 @@
 
 #include "model/host_json.h"
 #include "model/identity_json.h"
-#include "model/json_arena.h"
+#include "model/json_tree.h"
 #include "model/system_json.h"
 
 #define SCHEMA_PREFIX "roce-doctor/snapshot/v"
@@ -47,12 +47,12 @@ json_t *snapshot_to_json(const struct snapshot *s)
 	return NULL;
 }
 
-static const char *type_name(const json_t *v)
+static const char *type_name(const struct jnode *v)
 {
 	static const char *const names[] = { "an object", "an array", "a string", "an integer", "a number",
 					      "a boolean", "a boolean", "null" };
 
-	return names[json_typeof(v)];
+	return names[jnode_typeof(v)];
 }
 
 static int invalid(char *why, size_t why_size, const char *member, const char *what, const char *got)
@@ -62,18 +62,18 @@ static int invalid(char *why, size_t why_size, const char *member, const char *w
 }
 
 /* Schema name and version before anything else: a newer document gets its own answer. */
-static int read_schema(const json_t *doc, char *why, size_t why_size)
+static int read_schema(const struct jnode *doc, char *why, size_t why_size)
 {
-	const json_t *v = json_object_get(doc, "schema");
+	const struct jnode *v = jnode_object_get(doc, "schema");
 	const char *s, *version;
 	size_t digits;
 
 	if (!v)
 		return invalid(why, why_size, "schema", "missing: expected \"" SNAPSHOT_JSON_SCHEMA "\"", NULL);
-	if (!json_is_string(v))
+	if (!jnode_is_string(v))
 		return invalid(why, why_size, "schema", "expected \"" SNAPSHOT_JSON_SCHEMA "\", got ", type_name(v));
-	s = json_string_value(v);
-	if (strcmp(s, SNAPSHOT_JSON_SCHEMA) == 0 && json_string_length(v) == strlen(s))
+	s = jnode_string_value(v);
+	if (strcmp(s, SNAPSHOT_JSON_SCHEMA) == 0 && jnode_string_length(v) == strlen(s))
 		return 0;
 	version = s + strlen(SCHEMA_PREFIX);
 	digits = strncmp(s, SCHEMA_PREFIX, strlen(SCHEMA_PREFIX)) == 0 ? strspn(version, "0123456789") : 0;
@@ -85,17 +85,17 @@ static int read_schema(const json_t *doc, char *why, size_t why_size)
 	return -EINVAL;
 }
 
-static int read_members(const json_t *doc, char *why, size_t why_size)
+static int read_members(const struct jnode *doc, char *why, size_t why_size)
 {
 	static const char *const names[] = { "schema", "root", "identity", "host", "system", "warnings" };
 	const size_t count = sizeof(names) / sizeof(names[0]);
 	const char *key;
-	json_t *v;
+	struct jnode *v;
 
 	for (size_t i = 0; i < count; i++)
-		if (!json_object_get(doc, names[i]))
+		if (!jnode_object_get(doc, names[i]))
 			return invalid(why, why_size, names[i], "missing", NULL);
-	json_object_foreach((json_t *)doc, key, v) {
+	jnode_object_foreach((struct jnode *)doc, key, v) {
 		size_t i = 0;
 
 		while (i < count && strcmp(names[i], key) != 0)
@@ -108,56 +108,56 @@ static int read_members(const json_t *doc, char *why, size_t why_size)
 	return 0;
 }
 
-static int read_root(const json_t *doc, struct snapshot *s, char *why, size_t why_size)
+static int read_root(const struct jnode *doc, struct snapshot *s, char *why, size_t why_size)
 {
-	const json_t *v = json_object_get(doc, "root");
+	const struct jnode *v = jnode_object_get(doc, "root");
 	size_t len;
 
-	if (json_is_null(v))
+	if (jnode_is_null(v))
 		return 0;
-	if (!json_is_string(v))
+	if (!jnode_is_string(v))
 		return invalid(why, why_size, "root", "expected a directory name or null, got ", type_name(v));
-	len = json_string_length(v);
-	if (len == 0 || len >= SNAPSHOT_ROOT_MAX || strlen(json_string_value(v)) != len) {
+	len = jnode_string_length(v);
+	if (len == 0 || len >= SNAPSHOT_ROOT_MAX || strlen(jnode_string_value(v)) != len) {
 		snprintf(why, why_size, "root: expected a directory name of 1 to %d bytes (no NUL), got %zu bytes",
 			 SNAPSHOT_ROOT_MAX - 1, len);
 		return -EINVAL;
 	}
-	memcpy(s->root, json_string_value(v), len + 1);
+	memcpy(s->root, jnode_string_value(v), len + 1);
 	s->has_root = true;
 	return 0;
 }
 
-static int read_warnings(const json_t *doc, struct snapshot *s, char *why, size_t why_size)
+static int read_warnings(const struct jnode *doc, struct snapshot *s, char *why, size_t why_size)
 {
-	const json_t *list = json_object_get(doc, "warnings");
+	const struct jnode *list = jnode_object_get(doc, "warnings");
 
-	if (!json_is_array(list))
+	if (!jnode_is_array(list))
 		return invalid(why, why_size, "warnings", "expected an array of strings, got ", type_name(list));
-	if (json_array_size(list) > NOTES_MAX) {
-		snprintf(why, why_size, "warnings: expected at most %d entries, got %zu", NOTES_MAX, json_array_size(list));
+	if (jnode_array_size(list) > NOTES_MAX) {
+		snprintf(why, why_size, "warnings: expected at most %d entries, got %zu", NOTES_MAX, jnode_array_size(list));
 		return -EINVAL;
 	}
-	for (size_t i = 0; i < json_array_size(list); i++) {
-		const json_t *v = json_array_get(list, i);
+	for (size_t i = 0; i < jnode_array_size(list); i++) {
+		const struct jnode *v = jnode_array_get(list, i);
 
-		if (!json_is_string(v) || json_string_length(v) > WARNING_MAX_LEN ||
-		    strlen(json_string_value(v)) != json_string_length(v)) {
+		if (!jnode_is_string(v) || jnode_string_length(v) > WARNING_MAX_LEN ||
+		    strlen(jnode_string_value(v)) != jnode_string_length(v)) {
 			snprintf(why, why_size, "warnings[%zu]: expected a string of at most %d bytes (no NUL), got %s", i,
-				 WARNING_MAX_LEN, json_is_string(v) ? "a longer one" : type_name(v));
+				 WARNING_MAX_LEN, jnode_is_string(v) ? "a longer one" : type_name(v));
 			return -EINVAL;
 		}
 	}
-	for (size_t i = 0; i < json_array_size(list); i++)
-		notes_add(&s->warnings, "%s", json_string_value(json_array_get(list, i)));
+	for (size_t i = 0; i < jnode_array_size(list); i++)
+		notes_add(&s->warnings, "%s", jnode_string_value(jnode_array_get(list, i)));
 	return 0;
 }
 
 /* The host reader names paths from its own top ("devices[0]..."; "document" for the whole): put them under host. */
-static int read_host(const json_t *doc, struct snapshot *s, char *why, size_t why_size)
+static int read_host(const struct jnode *doc, struct snapshot *s, char *why, size_t why_size)
 {
 	char host_why[512];
-	int ret = host_from_json(json_object_get(doc, "host"), &s->host, host_why, sizeof(host_why));
+	int ret = host_from_tree(jnode_object_get(doc, "host"), &s->host, host_why, sizeof(host_why));
 
 	if (ret == -EINVAL && strncmp(host_why, "document: ", 10) == 0)
 		snprintf(why, why_size, "host: %s", host_why + 10);
@@ -169,15 +169,15 @@ static int read_host(const json_t *doc, struct snapshot *s, char *why, size_t wh
 }
 
 /* The system reader names paths from its own top too: under system. null: taken without them. */
-static int read_system(const json_t *doc, struct snapshot *s, char *why, size_t why_size)
+static int read_system(const struct jnode *doc, struct snapshot *s, char *why, size_t why_size)
 {
-	const json_t *v = json_object_get(doc, "system");
+	const struct jnode *v = jnode_object_get(doc, "system");
 	char system_why[512];
 	int ret;
 
-	if (json_is_null(v))
+	if (jnode_is_null(v))
 		return 0;
-	ret = system_from_json(v, &s->system, system_why, sizeof(system_why));
+	ret = system_from_tree(v, &s->system, system_why, sizeof(system_why));
 	if (ret == -EINVAL && strncmp(system_why, "document: ", 10) == 0)
 		snprintf(why, why_size, "system: %s", system_why + 10);
 	else if (ret == -EINVAL)
@@ -188,11 +188,11 @@ static int read_system(const json_t *doc, struct snapshot *s, char *why, size_t 
 	return ret;
 }
 
-static int read_snapshot(const json_t *doc, struct snapshot *s, char *why, size_t why_size)
+static int read_snapshot(const struct jnode *doc, struct snapshot *s, char *why, size_t why_size)
 {
 	int ret;
 
-	if (!json_is_object(doc))
+	if (!jnode_is_object(doc))
 		return invalid(why, why_size, "document", "expected an object, got ", type_name(doc));
 	ret = read_schema(doc, why, why_size);
 	if (ret == 0)
@@ -200,7 +200,7 @@ static int read_snapshot(const json_t *doc, struct snapshot *s, char *why, size_
 	if (ret == 0)
 		ret = read_root(doc, s, why, why_size);
 	if (ret == 0)
-		ret = identity_from_json(json_object_get(doc, "identity"), "identity", &s->identity, why, why_size);
+		ret = identity_from_tree(jnode_object_get(doc, "identity"), "identity", &s->identity, why, why_size);
 	if (ret == 0)
 		ret = read_warnings(doc, s, why, why_size);
 	/* Last, as they are the parts that allocate. */
@@ -211,11 +211,36 @@ static int read_snapshot(const json_t *doc, struct snapshot *s, char *why, size_
 	return ret;
 }
 
-int snapshot_parse(const char *text, size_t len, struct snapshot *s, char *why, size_t why_size)
+/* The document's tree: ours in one pass, or jansson's copied when ours declines (see json_tree.h), which also
+ * words the error for text that is not JSON. */
+static int parse_tree(const char *text, size_t len, struct json_tree *tree, char *why, size_t why_size)
 {
-	struct json_arena arena = { 0 };
 	json_error_t error;
 	json_t *doc;
+	int ret = json_tree_parse(tree, text, len);
+
+	if (ret != -EINVAL)
+		return ret;
+	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &error);
+	if (doc) {
+		ret = json_tree_from_jansson(tree, doc);
+		json_decref(doc);
+		return ret;
+	}
+	/* A --json-lines stream of several snapshots reads as one document followed by more text. */
+	if (strstr(error.text, "end of file expected"))
+		snprintf(why, why_size, "line %d column %d: a second document after the first: --from reads one "
+			 "snapshot; of a --json-lines stream take one line (sed -n %dp FILE > node.json)", error.line,
+			 error.column, error.line);
+	else
+		snprintf(why, why_size, "line %d column %d: not a JSON document: %s", error.line, error.column,
+			 error.text);
+	return -EINVAL;
+}
+
+int snapshot_parse_in(struct json_tree *tree, const char *text, size_t len, struct snapshot *s, char *why,
+		      size_t why_size)
+{
 	int ret;
 
 	/* everything but the fixed arrays of root and identity, which their readers write (140 KiB per snapshot) */
@@ -226,24 +251,23 @@ int snapshot_parse(const char *text, size_t len, struct snapshot *s, char *why, 
 	s->system_known = false;
 	memset(&s->system, 0, sizeof(s->system));
 	memset(&s->warnings, 0, sizeof(s->warnings));
-	doc = json_arena_loadb(&arena, text, len, JSON_REJECT_DUPLICATES, &error);
-	if (!doc) {
-		memset(s, 0, sizeof(*s));
-		/* A --json-lines stream of several snapshots reads as one document followed by more text. */
-		if (strstr(error.text, "end of file expected"))
-			snprintf(why, why_size, "line %d column %d: a second document after the first: --from reads one "
-				 "snapshot; of a --json-lines stream take one line (sed -n %dp FILE > node.json)", error.line,
-				 error.column, error.line);
-		else
-			snprintf(why, why_size, "line %d column %d: not a JSON document: %s", error.line, error.column,
-				 error.text);
-		return -EINVAL;
-	}
-	ret = read_snapshot(doc, s, why, why_size);   /* copies what it keeps: the tree goes with the arena */
-	json_arena_free(&arena);
+	ret = parse_tree(text, len, tree, why, why_size);
+	if (ret == -ENOMEM)
+		snprintf(why, why_size, "out of memory");
+	if (ret == 0)
+		ret = read_snapshot(tree->root, s, why, why_size);   /* copies what it keeps */
 	if (ret < 0) {
 		snapshot_free(s);
 		memset(s, 0, sizeof(*s));
 	}
+	return ret;
+}
+
+int snapshot_parse(const char *text, size_t len, struct snapshot *s, char *why, size_t why_size)
+{
+	struct json_tree tree = { 0 };
+	int ret = snapshot_parse_in(&tree, text, len, s, why, why_size);
+
+	json_tree_free(&tree);
 	return ret;
 }

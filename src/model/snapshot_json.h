@@ -10,6 +10,7 @@
 
 #include "model/host.h"
 #include "model/identity.h"
+#include "model/json_tree.h"
 #include "model/system.h"
 #include "util/notes.h"
 
@@ -38,5 +39,10 @@ json_t *snapshot_to_json(const struct snapshot *s);
  * for text that is not one JSON document, else the JSON path of the first bad member ("host.devices[0]...");
  * -ENOMEM. On error *s is left empty. */
 int snapshot_parse(const char *text, size_t len, struct snapshot *s, char *why, size_t why_size);
+
+/* The same, parsing into tree's memory, which the next call reuses: for a caller that reads many snapshots
+ * (compare). tree zeroed before the first call; json_tree_free(tree) after the last. */
+int snapshot_parse_in(struct json_tree *tree, const char *text, size_t len, struct snapshot *s, char *why,
+		      size_t why_size);
 
 #endif

@@ -481,17 +481,17 @@ json_t *system_to_json(const struct system_state *s)
 /* obj's member key: an object with no member outside names, or with nullable null (*out = NULL). The path is
  * left at key when there is an object to read (the caller reads inside, then leaves to *mark); on null or an
  * error it is back where it was, as the callers that return on null leave nothing behind. */
-static int enter_object(struct reader *r, const json_t *obj, const char *key, bool nullable, const char *const names[],
-			size_t count, const json_t **out, size_t *mark)
+static int enter_object(struct reader *r, const struct jnode *obj, const char *key, bool nullable, const char *const names[],
+			size_t count, const struct jnode **out, size_t *mark)
 {
 	const char *expected = nullable ? "an object or null" : "an object";
 	int ret;
 
 	*mark = path_member(r, key);
 	ret = member(r, obj, key, expected, out);
-	if (ret == 0 && nullable && json_is_null(*out))
+	if (ret == 0 && nullable && jnode_is_null(*out))
 		*out = NULL;
-	else if (ret == 0 && !json_is_object(*out))
+	else if (ret == 0 && !jnode_is_object(*out))
 		ret = invalid(r, "expected %s, got %s", expected, type_name(*out));
 	else if (ret == 0)
 		ret = check_object(r, *out, names, count);
@@ -501,12 +501,12 @@ static int enter_object(struct reader *r, const json_t *obj, const char *key, bo
 }
 
 /* An array entry that must be an object of these members. */
-static int entry_object(struct reader *r, const json_t *v, const char *const names[], size_t count)
+static int entry_object(struct reader *r, const struct jnode *v, const char *const names[], size_t count)
 {
 	return check_object(r, v, names, count);
 }
 
-static int read_unsigned(struct reader *r, const json_t *obj, const char *key, json_int_t max, unsigned *out)
+static int read_unsigned(struct reader *r, const struct jnode *obj, const char *key, json_int_t max, unsigned *out)
 {
 	json_int_t v = 0;
 	int ret = read_integer(r, obj, key, 0, max, false, 0, &v);
@@ -515,7 +515,7 @@ static int read_unsigned(struct reader *r, const json_t *obj, const char *key, j
 	return ret;
 }
 
-static int read_flag(struct reader *r, const json_t *obj, const char *key, bool *out)
+static int read_flag(struct reader *r, const struct jnode *obj, const char *key, bool *out)
 {
 	int v = 0;
 	int ret = read_bool(r, obj, key, false, &v);
@@ -525,21 +525,21 @@ static int read_flag(struct reader *r, const json_t *obj, const char *key, bool 
 }
 
 /* An enum named from names[0] for value 1 on, null (when nullable) for 0. */
-static int read_enum(struct reader *r, const json_t *obj, const char *key, const char *const names[], size_t count,
+static int read_enum(struct reader *r, const struct jnode *obj, const char *key, const char *const names[], size_t count,
 		     bool nullable, unsigned *out)
 {
-	const json_t *v = json_object_get(obj, key);
+	const struct jnode *v = jnode_object_get(obj, key);
 	char expected[256];
 	size_t len = 0;
 	int index = -1, ret;
 
 	/* the usual case without spelling out the message */
-	if (v && nullable && json_is_null(v)) {
+	if (v && nullable && jnode_is_null(v)) {
 		*out = 0;
 		return 0;
 	}
-	for (size_t i = 0; json_is_string(v) && i < count; i++) {
-		if (strcmp(json_string_value(v), names[i]) == 0 && strlen(names[i]) == json_string_length(v)) {
+	for (size_t i = 0; jnode_is_string(v) && i < count; i++) {
+		if (strcmp(jnode_string_value(v), names[i]) == 0 && strlen(names[i]) == jnode_string_length(v)) {
 			*out = (unsigned)(i + 1);
 			return 0;
 		}
@@ -562,12 +562,12 @@ static int read_enum(struct reader *r, const json_t *obj, const char *key, const
 
 /* "unlimited", an integer of bytes, or a decimal text above 2^63 (what the writer writes there); with nullable,
  * null sets *is_null. */
-static int read_memlock(struct reader *r, const json_t *obj, const char *key, bool nullable, struct memlock_value *v,
+static int read_memlock(struct reader *r, const struct jnode *obj, const char *key, bool nullable, struct memlock_value *v,
 			bool *is_null)
 {
 	static const char expected[] = "\"unlimited\", a byte count from 0 to 18446744073709551615";
 	size_t mark = path_member(r, key);
-	const json_t *j;
+	const struct jnode *j;
 	int ret = member(r, obj, key, expected, &j);
 
 	memset(v, 0, sizeof(*v));
@@ -575,15 +575,15 @@ static int read_memlock(struct reader *r, const json_t *obj, const char *key, bo
 		*is_null = false;
 	if (ret < 0) {
 		/* nothing more */
-	} else if (nullable && json_is_null(j)) {
+	} else if (nullable && jnode_is_null(j)) {
 		*is_null = true;
-	} else if (json_is_integer(j) && json_integer_value(j) >= 0) {
-		v->bytes = (uint64_t)json_integer_value(j);
-	} else if (json_is_string(j) && strcmp(json_string_value(j), "unlimited") == 0 && json_string_length(j) == 9) {
+	} else if (jnode_is_integer(j) && jnode_integer_value(j) >= 0) {
+		v->bytes = (uint64_t)jnode_integer_value(j);
+	} else if (jnode_is_string(j) && strcmp(jnode_string_value(j), "unlimited") == 0 && jnode_string_length(j) == 9) {
 		v->unlimited = true;
-	} else if (json_is_string(j)) {
-		const char *t = json_string_value(j);
-		size_t n = json_string_length(j);
+	} else if (jnode_is_string(j)) {
+		const char *t = jnode_string_value(j);
+		size_t n = jnode_string_length(j);
 		char *end = NULL;
 		unsigned long long b;
 
@@ -594,20 +594,20 @@ static int read_memlock(struct reader *r, const json_t *obj, const char *key, bo
 		v->bytes = b;
 	} else {
 		ret = invalid(r, "expected %s%s, got %s%s", expected, nullable ? " or null" : "", type_name(j),
-			      json_is_integer(j) ? " below 0" : "");
+			      jnode_is_integer(j) ? " below 0" : "");
 	}
 	path_leave(r, mark);
 	return ret;
 }
 
 /* A string member that may be "" (a variable set to nothing), never null. */
-static int read_text(struct reader *r, const json_t *obj, const char *key, char *dst, size_t size)
+static int read_text(struct reader *r, const struct jnode *obj, const char *key, char *dst, size_t size)
 {
 	size_t mark = path_member(r, key);
-	const json_t *v;
+	const struct jnode *v;
 	int ret = member(r, obj, key, "a string", &v);
 
-	if (ret == 0 && json_is_string(v) && json_string_length(v) == 0)
+	if (ret == 0 && jnode_is_string(v) && jnode_string_length(v) == 0)
 		dst[0] = '\0';
 	else if (ret == 0)
 		ret = string_value(r, v, false, dst, size);
@@ -618,9 +618,9 @@ static int read_text(struct reader *r, const json_t *obj, const char *key, char 
 static const char *const user_members[] = { "name", "uid", "gid", "home", "groups", "groups_truncated" };
 static const char *const group_members[] = { "name", "gid" };
 
-static int read_user(struct reader *r, const json_t *doc, struct user_info *u)
+static int read_user(struct reader *r, const struct jnode *doc, struct user_info *u)
 {
-	const json_t *o = NULL, *list = NULL;
+	const struct jnode *o = NULL, *list = NULL;
 	size_t mark, at;
 	int ret = enter_object(r, doc, "user", false, user_members, COUNT(user_members), &o, &mark);
 
@@ -636,8 +636,8 @@ static int read_user(struct reader *r, const json_t *doc, struct user_info *u)
 	if (ret == 0)
 		ret = read_array(r, o, "groups", false, USER_GROUPS_MAX, &list);
 	at = path_member(r, "groups");
-	for (size_t i = 0; ret == 0 && i < json_array_size(list); i++) {
-		const json_t *g = json_array_get(list, i);
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
+		const struct jnode *g = jnode_array_get(list, i);
 		size_t m = path_index(r, i);
 
 		ret = entry_object(r, g, group_members, COUNT(group_members));
@@ -648,7 +648,7 @@ static int read_user(struct reader *r, const json_t *doc, struct user_info *u)
 		path_leave(r, m);
 	}
 	path_leave(r, at);
-	u->group_count = ret == 0 ? json_array_size(list) : 0;
+	u->group_count = ret == 0 ? jnode_array_size(list) : 0;
 	if (ret == 0)
 		ret = read_flag(r, o, "groups_truncated", &u->groups_truncated);
 	path_leave(r, mark);
@@ -657,9 +657,9 @@ static int read_user(struct reader *r, const json_t *doc, struct user_info *u)
 
 static const char *const container_members[] = { "kind", "evidence" };
 
-static int read_container(struct reader *r, const json_t *doc, struct container_info *c)
+static int read_container(struct reader *r, const struct jnode *doc, struct container_info *c)
 {
-	const json_t *o = NULL;
+	const struct jnode *o = NULL;
 	size_t mark;
 	int ret = enter_object(r, doc, "container", false, container_members, COUNT(container_members), &o, &mark);
 
@@ -674,34 +674,34 @@ static int read_container(struct reader *r, const json_t *doc, struct container_
 
 /* The entries of list under obj's key: each read by one(r, entry json, i, element) into a zeroed element
  * (scratch while validating). */
-typedef int (*entry_reader)(struct reader *r, const json_t *j, void *element, void *ctx);
+typedef int (*entry_reader)(struct reader *r, const struct jnode *j, void *element, void *ctx);
 
 #define ENTRY_SCRATCH 4096
 _Static_assert(sizeof(struct nccl_setting) <= ENTRY_SCRATCH && sizeof(struct env_var) <= ENTRY_SCRATCH &&
 	       sizeof(struct limits_line) <= ENTRY_SCRATCH && sizeof(struct nft_rule) <= ENTRY_SCRATCH &&
 	       sizeof(struct nft_chain) <= ENTRY_SCRATCH, "read_entries' scratch holds any element");
 
-static int read_entries(struct reader *r, const json_t *obj, const char *key, size_t max, size_t size,
+static int read_entries(struct reader *r, const struct jnode *obj, const char *key, size_t max, size_t size,
 			void **items, size_t *count, entry_reader one, void *ctx)
 {
-	const json_t *list = NULL;
+	const struct jnode *list = NULL;
 	_Alignas(max_align_t) unsigned char scratch[ENTRY_SCRATCH];   /* any element type read here */
 	size_t mark;
 	int ret = read_array(r, obj, key, false, max, &list);
 
 	if (ret < 0)
 		return ret;
-	*items = entries(r, json_array_size(list), size, &ret);
+	*items = entries(r, jnode_array_size(list), size, &ret);
 	if (ret < 0)
 		return ret;
-	*count = r->build ? json_array_size(list) : 0;
+	*count = r->build ? jnode_array_size(list) : 0;
 	mark = path_member(r, key);
-	for (size_t i = 0; ret == 0 && i < json_array_size(list); i++) {
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
 		void *e = r->build ? (unsigned char *)*items + i * size : scratch;
 		size_t at = path_index(r, i);
 
 		memset(e, 0, size);
-		ret = one(r, json_array_get(list, i), e, ctx);
+		ret = one(r, jnode_array_get(list, i), e, ctx);
 		path_leave(r, at);
 	}
 	path_leave(r, mark);
@@ -710,7 +710,7 @@ static int read_entries(struct reader *r, const json_t *obj, const char *key, si
 
 static const char *const module_members[] = { "name", "builtin" };
 
-static int read_module(struct reader *r, const json_t *j, void *element, void *ctx)
+static int read_module(struct reader *r, const struct jnode *j, void *element, void *ctx)
 {
 	struct kernel_module *m = element;
 	int ret = entry_object(r, j, module_members, COUNT(module_members));
@@ -725,9 +725,9 @@ static int read_module(struct reader *r, const json_t *j, void *element, void *c
 
 static const char *const modules_members[] = { "proc_known", "modules" };
 
-static int read_modules(struct reader *r, const json_t *doc, struct system_state *s)
+static int read_modules(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
-	const json_t *o = NULL;
+	const struct jnode *o = NULL;
 	size_t mark;
 	void *items = NULL;
 	int ret = enter_object(r, doc, "modules", true, modules_members, COUNT(modules_members), &o, &mark);
@@ -746,9 +746,9 @@ static int read_modules(struct reader *r, const json_t *doc, struct system_state
 
 static const char *const node_members[] = { "exists", "read_write" };
 
-static int read_dev_node(struct reader *r, const json_t *obj, const char *key, struct dev_node *n)
+static int read_dev_node(struct reader *r, const struct jnode *obj, const char *key, struct dev_node *n)
 {
-	const json_t *o = NULL;
+	const struct jnode *o = NULL;
 	size_t mark;
 	int rw = -1;
 	int ret = enter_object(r, obj, key, false, node_members, COUNT(node_members), &o, &mark);
@@ -766,7 +766,7 @@ static int read_dev_node(struct reader *r, const json_t *obj, const char *key, s
 
 static const char *const uverbs_dev_members[] = { "name", "ibdev", "node" };
 
-static int read_uverbs_dev(struct reader *r, const json_t *j, void *element, void *ctx)
+static int read_uverbs_dev(struct reader *r, const struct jnode *j, void *element, void *ctx)
 {
 	struct uverbs_dev *d = element;
 	int ret = entry_object(r, j, uverbs_dev_members, COUNT(uverbs_dev_members));
@@ -783,9 +783,9 @@ static int read_uverbs_dev(struct reader *r, const json_t *j, void *element, voi
 
 static const char *const uverbs_members[] = { "devices", "rdma_cm" };
 
-static int read_uverbs(struct reader *r, const json_t *doc, struct system_state *s)
+static int read_uverbs(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
-	const json_t *o = NULL;
+	const struct jnode *o = NULL;
 	size_t mark;
 	void *items = NULL;
 	int ret = enter_object(r, doc, "uverbs", true, uverbs_members, COUNT(uverbs_members), &o, &mark);
@@ -805,9 +805,9 @@ static int read_uverbs(struct reader *r, const json_t *doc, struct system_state 
 static const char *const rlimit_members[] = { "soft", "hard" };
 
 /* soft and hard are both known or both null: /proc/self/limits gives the pair in one line. */
-static int read_rlimit(struct reader *r, const json_t *doc, struct system_state *s)
+static int read_rlimit(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
-	const json_t *o = NULL;
+	const struct jnode *o = NULL;
 	size_t mark;
 	bool soft_null = false, hard_null = false;
 	int ret = enter_object(r, doc, "memlock_rlimit", true, rlimit_members, COUNT(rlimit_members), &o, &mark);
@@ -832,7 +832,7 @@ static int read_rlimit(struct reader *r, const json_t *doc, struct system_state 
 static const char *const limits_line_members[] = { "file", "line", "kind", "domain", "range", "range_min",
 						   "range_max", "type", "value" };
 
-static int read_limits_line(struct reader *r, const json_t *j, void *element, void *ctx)
+static int read_limits_line(struct reader *r, const struct jnode *j, void *element, void *ctx)
 {
 	struct limits_line *l = element;
 	unsigned kind = 0, range = 0, type = 0;
@@ -863,15 +863,15 @@ static int read_limits_line(struct reader *r, const json_t *j, void *element, vo
 	return ret;
 }
 
-static int read_pam(struct reader *r, const json_t *doc, struct system_state *s)
+static int read_pam(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
 	size_t mark = path_member(r, "pam_limits");
-	const json_t *v;
+	const struct jnode *v;
 	void *items = NULL;
 	int ret = member(r, doc, "pam_limits", "an array or null", &v);
 
 	path_leave(r, mark);
-	if (ret < 0 || json_is_null(v))
+	if (ret < 0 || jnode_is_null(v))
 		return ret;
 	s->pam_read = true;
 	ret = read_entries(r, doc, "pam_limits", SYSTEM_LIMITS_LINES_MAX, sizeof(*s->pam.lines), &items, &s->pam.count,
@@ -883,9 +883,9 @@ static int read_pam(struct reader *r, const json_t *doc, struct system_state *s)
 static const char *const systemd_members[] = { "manager", "default_limit" };
 static const char *const default_limit_members[] = { "soft", "hard", "file", "line" };
 
-static int read_systemd(struct reader *r, const json_t *doc, struct system_state *s)
+static int read_systemd(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
-	const json_t *o = NULL, *d = NULL;
+	const struct jnode *o = NULL, *d = NULL;
 	size_t mark, at;
 	unsigned manager = 0;
 	int ret = enter_object(r, doc, "systemd", true, systemd_members, COUNT(systemd_members), &o, &mark);
@@ -917,10 +917,10 @@ static int read_systemd(struct reader *r, const json_t *doc, struct system_state
 static const char *const fw_members[] = { "firewalld_running", "firewalld_pid", "processes_scanned", "scan_truncated",
 					  "iptables_tables" };
 
-static int read_fw_procs(struct reader *r, const json_t *doc, struct system_state *s)
+static int read_fw_procs(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
 	struct firewall_procs *f = &s->fw_procs;
-	const json_t *o = NULL, *list = NULL;
+	const struct jnode *o = NULL, *list = NULL;
 	json_int_t pid = 0, scanned = 0;
 	size_t mark, at;
 	int ret = enter_object(r, doc, "firewall_procs", true, fw_members, COUNT(fw_members), &o, &mark);
@@ -941,19 +941,19 @@ static int read_fw_procs(struct reader *r, const json_t *doc, struct system_stat
 		ret = read_array(r, o, "iptables_tables", true, IPTABLES_TABLES_MAX, &list);
 	f->iptables_known = ret == 0 && list;
 	at = path_member(r, "iptables_tables");
-	for (size_t i = 0; ret == 0 && i < json_array_size(list); i++) {
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
 		size_t m = path_index(r, i);
 
-		ret = string_value(r, json_array_get(list, i), false, f->iptables[i], sizeof(f->iptables[i]));
+		ret = string_value(r, jnode_array_get(list, i), false, f->iptables[i], sizeof(f->iptables[i]));
 		path_leave(r, m);
 	}
-	f->iptables_count = ret == 0 ? json_array_size(list) : 0;
+	f->iptables_count = ret == 0 ? jnode_array_size(list) : 0;
 	path_leave(r, at);
 	path_leave(r, mark);
 	return ret;
 }
 
-static int read_nft_family(struct reader *r, const json_t *j, int *family)
+static int read_nft_family(struct reader *r, const struct jnode *j, int *family)
 {
 	unsigned index = 0;
 	int ret = read_enum(r, j, "family", nft_family_names, COUNT(nft_family_names), false, &index);
@@ -964,7 +964,7 @@ static int read_nft_family(struct reader *r, const json_t *j, int *family)
 
 static const char *const table_members[] = { "family", "name", "dormant" };
 
-static int read_nft_table(struct reader *r, const json_t *j, void *element, void *ctx)
+static int read_nft_table(struct reader *r, const struct jnode *j, void *element, void *ctx)
 {
 	struct nft_table *t = element;
 	int ret = entry_object(r, j, table_members, COUNT(table_members));
@@ -983,7 +983,7 @@ static const char *const chain_members[] = { "family", "table", "name", "hook", 
 					     "first_rule", "rule_count" };
 
 /* ctx: the document's rule count, which first_rule + rule_count must stay within. */
-static int read_nft_chain(struct reader *r, const json_t *j, void *element, void *ctx)
+static int read_nft_chain(struct reader *r, const struct jnode *j, void *element, void *ctx)
 {
 	struct nft_chain *c = element;
 	json_int_t priority = 0, first = 0, count = 0, rules = (json_int_t)*(size_t *)ctx;
@@ -1020,7 +1020,7 @@ static const char *const rule_members[] = { "chain", "handle", "verdict", "targe
 					    "other_matches" };
 
 /* ctx: the document's chain count, which chain indexes. */
-static int read_nft_rule(struct reader *r, const json_t *j, void *element, void *ctx)
+static int read_nft_rule(struct reader *r, const struct jnode *j, void *element, void *ctx)
 {
 	struct nft_rule *rule = element;
 	json_int_t chain = 0, handle = 0, proto = -1, dport = -1, chains = (json_int_t)*(size_t *)ctx;
@@ -1056,10 +1056,10 @@ static int read_nft_rule(struct reader *r, const json_t *j, void *element, void 
 static const char *const ruleset_members[] = { "tables", "chains", "rules", "truncated" };
 static const char *const nftables_members[] = { "ruleset", "errno" };
 
-static int read_nftables(struct reader *r, const json_t *doc, struct system_state *s)
+static int read_nftables(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
 	struct nft_ruleset *rs = &s->nft;
-	const json_t *o = NULL, *set = NULL, *chains = NULL, *rules = NULL;
+	const struct jnode *o = NULL, *set = NULL, *chains = NULL, *rules = NULL;
 	size_t mark, at, chain_total, rule_total;
 	json_int_t err = 0;
 	void *items = NULL;
@@ -1079,8 +1079,8 @@ static int read_nftables(struct reader *r, const json_t *doc, struct system_stat
 			ret = read_array(r, set, "chains", false, SYSTEM_NFT_OBJECTS_MAX, &chains);
 		if (ret == 0)
 			ret = read_array(r, set, "rules", false, SYSTEM_NFT_OBJECTS_MAX, &rules);
-		chain_total = json_array_size(chains);
-		rule_total = json_array_size(rules);
+		chain_total = jnode_array_size(chains);
+		rule_total = jnode_array_size(rules);
 		items = NULL;
 		if (ret == 0)
 			ret = read_entries(r, set, "chains", SYSTEM_NFT_OBJECTS_MAX, sizeof(*rs->chains), &items,
@@ -1105,7 +1105,7 @@ static int read_nftables(struct reader *r, const json_t *doc, struct system_stat
 }
 
 /* "N-M", low first, as check prints net.ipv4.ip_local_port_range. */
-static int read_port_range(struct reader *r, const json_t *doc, struct system_state *s)
+static int read_port_range(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
 	size_t mark = path_member(r, "ip_local_port_range");
 	unsigned lo, hi;
@@ -1124,12 +1124,12 @@ static const char *const arp_members[] = { "netdev", "sysctl" };
 static const char *const sysctl_members[] = { "all_ignore", "dev_ignore", "all_announce", "dev_announce", "ignore",
 					      "announce" };
 
-static int read_arp_entry(struct reader *r, const json_t *j, void *element, void *ctx)
+static int read_arp_entry(struct reader *r, const struct jnode *j, void *element, void *ctx)
 {
 	struct netdev_arp *a = element;
 	int *values[] = { &a->value.all_ignore, &a->value.dev_ignore, &a->value.all_announce, &a->value.dev_announce,
 			  &a->value.ignore, &a->value.announce };
-	const json_t *o = NULL;
+	const struct jnode *o = NULL;
 	size_t mark;
 	int ret = entry_object(r, j, arp_members, COUNT(arp_members));
 
@@ -1151,15 +1151,15 @@ static int read_arp_entry(struct reader *r, const json_t *j, void *element, void
 	return ret;
 }
 
-static int read_arp(struct reader *r, const json_t *doc, struct system_state *s)
+static int read_arp(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
 	size_t mark = path_member(r, "arp");
-	const json_t *v;
+	const struct jnode *v;
 	void *items = NULL;
 	int ret = member(r, doc, "arp", "an array or null", &v);
 
 	path_leave(r, mark);
-	if (ret < 0 || json_is_null(v))
+	if (ret < 0 || jnode_is_null(v))
 		return ret;
 	s->arp_read = true;
 	ret = read_entries(r, doc, "arp", HOST_NETDEVS_MAX, sizeof(*s->arp), &items, &s->arp_count,
@@ -1169,7 +1169,7 @@ static int read_arp(struct reader *r, const json_t *doc, struct system_state *s)
 }
 
 /* "10.0.0.1/32" for inet (stored mapped), "fe80::/64" for inet6; the prefix within the family's bits. */
-static int read_prefix(struct reader *r, const json_t *j, const char *key, int family, struct in6_addr *addr,
+static int read_prefix(struct reader *r, const struct jnode *j, const char *key, int family, struct in6_addr *addr,
 		       unsigned *len)
 {
 	size_t mark = path_member(r, key);
@@ -1205,7 +1205,7 @@ static const char *const ip_rule_members[] = { "family", "priority", "from", "to
 					       "fwmark" };
 static const char *const ip_families[] = { "inet", "inet6" };
 
-static int read_ip_rule(struct reader *r, const json_t *j, void *element, void *ctx)
+static int read_ip_rule(struct reader *r, const struct jnode *j, void *element, void *ctx)
 {
 	struct ip_rule *rule = element;
 	unsigned family = 0, priority = 0, table = 0, fwmark = 0;
@@ -1238,17 +1238,17 @@ static int read_ip_rule(struct reader *r, const json_t *j, void *element, void *
 }
 
 /* null: not read, or not known (--root has no netlink); check asks for them with the arp sysctls. */
-static int read_ip_rules(struct reader *r, const json_t *doc, struct system_state *s)
+static int read_ip_rules(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
 	size_t mark = path_member(r, "ip_rules");
-	const json_t *v;
+	const struct jnode *v;
 	void *items = NULL;
 	int ret = member(r, doc, "ip_rules", "an array or null", &v);
 
-	if (ret == 0 && !json_is_null(v) && !s->arp_read)
+	if (ret == 0 && !jnode_is_null(v) && !s->arp_read)
 		ret = invalid(r, "expected null, as arp is: check reads policy rules only with the arp sysctls");
 	path_leave(r, mark);
-	if (ret < 0 || json_is_null(v))
+	if (ret < 0 || jnode_is_null(v))
 		return ret;
 	s->ip_rules.known = true;
 	ret = read_entries(r, doc, "ip_rules", SYSTEM_IP_RULES_MAX, sizeof(*s->ip_rules.items), &items,
@@ -1259,7 +1259,7 @@ static int read_ip_rules(struct reader *r, const json_t *doc, struct system_stat
 
 static const char *const gpu_members[] = { "pci_address", "device_id", "class_code", "driver", "numa_node" };
 
-static int read_gpu(struct reader *r, const json_t *j, void *element, void *ctx)
+static int read_gpu(struct reader *r, const struct jnode *j, void *element, void *ctx)
 {
 	struct nvidia_gpu *g = element;
 	json_int_t numa = -1;
@@ -1280,15 +1280,15 @@ static int read_gpu(struct reader *r, const json_t *j, void *element, void *ctx)
 	return ret;
 }
 
-static int read_gpus(struct reader *r, const json_t *doc, struct system_state *s)
+static int read_gpus(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
 	size_t mark = path_member(r, "gpus");
-	const json_t *v;
+	const struct jnode *v;
 	void *items = NULL;
 	int ret = member(r, doc, "gpus", "an array or null", &v);
 
 	path_leave(r, mark);
-	if (ret < 0 || json_is_null(v))
+	if (ret < 0 || jnode_is_null(v))
 		return ret;
 	s->gpus_read = true;
 	ret = read_entries(r, doc, "gpus", SYSTEM_GPUS_MAX, sizeof(*s->gpus.items), &items, &s->gpus.count, read_gpu, NULL);
@@ -1297,13 +1297,13 @@ static int read_gpus(struct reader *r, const json_t *doc, struct system_state *s
 }
 
 /* Absent in the snapshots of a roce-doctor before it: read as null (not read), so they still answer. */
-static int read_pci(struct reader *r, const json_t *doc, struct system_state *s)
+static int read_pci(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
 	size_t mark = path_member(r, "pci");
-	const json_t *v = json_object_get(doc, "pci");
+	const struct jnode *v = jnode_object_get(doc, "pci");
 	int ret = 0;
 
-	if (v && !json_is_null(v)) {
+	if (v && !jnode_is_null(v)) {
 		s->pci_read = true;
 		ret = pci_topology_from_json(r, v, &s->pci);
 	}
@@ -1314,7 +1314,7 @@ static int read_pci(struct reader *r, const json_t *doc, struct system_state *s)
 static const char *const setting_members[] = { "name", "value", "origin", "file", "line", "source", "effective" };
 
 /* A file setting names its file and line; an environment one has neither. */
-static int read_setting(struct reader *r, const json_t *j, void *element, void *ctx)
+static int read_setting(struct reader *r, const struct jnode *j, void *element, void *ctx)
 {
 	struct nccl_setting *n = element;
 	json_int_t line = 0;
@@ -1354,9 +1354,9 @@ static int read_setting(struct reader *r, const json_t *j, void *element, void *
 
 static const char *const nccl_members[] = { "settings", "user_file", "user_file_read", "system_file_read" };
 
-static int read_nccl(struct reader *r, const json_t *doc, struct system_state *s)
+static int read_nccl(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
-	const json_t *o = NULL;
+	const struct jnode *o = NULL;
 	size_t mark;
 	void *items = NULL;
 	int ret = enter_object(r, doc, "nccl", true, nccl_members, COUNT(nccl_members), &o, &mark);
@@ -1380,7 +1380,7 @@ static int read_nccl(struct reader *r, const json_t *doc, struct system_state *s
 static const char *const env_members[] = { "name", "value" };
 
 /* Only the names the model keeps: a document carrying more is refused rather than read as a secret's home. */
-static int read_env_var(struct reader *r, const json_t *j, void *element, void *ctx)
+static int read_env_var(struct reader *r, const struct jnode *j, void *element, void *ctx)
 {
 	struct env_var *v = element;
 	int ret = entry_object(r, j, env_members, COUNT(env_members));
@@ -1401,9 +1401,9 @@ static int read_env_var(struct reader *r, const json_t *j, void *element, void *
 
 static const char *const register_members[] = { "tried", "device", "bytes", "errno", "step" };
 
-static int read_register(struct reader *r, const json_t *doc, struct system_state *s)
+static int read_register(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
-	const json_t *o = NULL;
+	const struct jnode *o = NULL;
 	json_int_t bytes = 0, err = 0;
 	unsigned step = 0;
 	size_t mark;
@@ -1433,12 +1433,12 @@ static const char *const system_members[] = { "schema", "live", "user", "contain
 					      "ip_local_port_range", "arp", "ip_rules", "gpus", "pci", "nccl", "nccl_libs", "environment",
 					      "register_probe", "warnings" };
 
-static int read_system(struct reader *r, const json_t *doc, struct system_state *s)
+static int read_system(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
 	void *env = NULL;
 	int ret;
 
-	if (!json_is_object(doc))
+	if (!jnode_is_object(doc))
 		return invalid(r, "expected an object, got %s", type_name(doc));
 	ret = read_schema(r, doc, SYSTEM_JSON_SCHEMA);
 	if (ret == 0)
@@ -1488,7 +1488,7 @@ static int read_system(struct reader *r, const json_t *doc, struct system_state 
 	return ret;
 }
 
-int system_from_json(const json_t *doc, struct system_state *s, char *why, size_t why_size)
+int system_from_tree(const struct jnode *doc, struct system_state *s, char *why, size_t why_size)
 {
 	struct reader r = { .why = why, .why_size = why_size };
 	struct system_state *scratch = calloc(1, sizeof(*scratch));   /* 20 KiB of fixed arrays: not the stack's */
@@ -1507,5 +1507,20 @@ int system_from_json(const json_t *doc, struct system_state *s, char *why, size_
 	ret = read_system(&r, doc, s);         /* can fail only for memory */
 	if (ret < 0)
 		system_free(s);
+	return ret;
+}
+
+int system_from_json(const json_t *doc, struct system_state *s, char *why, size_t why_size)
+{
+	struct json_tree tree = { 0 };
+	int ret = doc ? json_tree_from_jansson(&tree, doc) : 0;
+
+	if (ret < 0) {
+		memset(s, 0, sizeof(*s));
+		snprintf(why, why_size, "out of memory");
+		return ret;
+	}
+	ret = system_from_tree(tree.root, s, why, why_size);
+	json_tree_free(&tree);
 	return ret;
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "model/system.h"
+#include "model/json_tree.h"
 
 #define SYSTEM_JSON_SCHEMA "roce-doctor/system/v1"
 
@@ -19,6 +20,9 @@ json_t *system_to_json(const struct system_state *s);
 /* Validates the whole document, then builds *s from it (*s is overwritten, not freed). 0, or -EINVAL with one
  * line in why naming the JSON path and what was expected ("nftables.ruleset.rules[2].chain: expected ..."),
  * or -ENOMEM; on error *s is left empty. */
+int system_from_tree(const struct jnode *doc, struct system_state *s, char *why, size_t why_size);
+
+/* The same over jansson's tree (a copy of it is read): for documents that are already jansson's. */
 int system_from_json(const json_t *doc, struct system_state *s, char *why, size_t why_size);
 
 #endif
