@@ -9,6 +9,7 @@ int nl_reply_run(const void *buf, size_t len, unsigned seq, unsigned portid, mnl
 {
 	const char *p = buf;
 	size_t left = len;
+	int ret;
 
 	/* The same walk as mnl_cb_run's, which ends at the first message that does not fit; only a length that
 	 * does not fit in an int is one it would follow out of the buffer. */
@@ -25,5 +26,10 @@ int nl_reply_run(const void *buf, size_t len, unsigned seq, unsigned portid, mnl
 		p += step;
 		left -= step;
 	}
-	return mnl_cb_run(buf, len, seq, portid, cb, data);
+	ret = mnl_cb_run(buf, len, seq, portid, cb, data);
+	/* An NLMSG_ERROR's code becomes errno as -error, unchecked: -INT_MIN is INT_MIN again, and the callers'
+	 * -errno would overflow. Such a code is no errno the kernel sends. */
+	if (ret < 0 && (errno <= 0 || errno > 4095))
+		errno = EPROTO;
+	return ret;
 }

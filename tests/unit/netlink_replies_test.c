@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The netlink reply decoders on buffers, as tests/fuzz/fuzz_netlink and fuzz_nft give them: well-formed replies
- * decode, and a message length libmnl would follow out of the buffer is refused (a fuzz_netlink finding). */
+ * decode; a message length libmnl would follow out of the buffer is refused, and an error code that is no errno
+ * is -EPROTO (two fuzz_netlink findings). */
 #include <errno.h>
 #include <libmnl/libmnl.h>
+#include <limits.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
 #include <rdma/rdma_netlink.h>
@@ -15,7 +17,7 @@
 #include "tap.h"
 
 static union {
-	char bytes[MNL_SOCKET_BUFFER_SIZE];
+	char bytes[8192];   /* MNL_SOCKET_BUFFER_SIZE is not a constant */
 	struct nlmsghdr align;
 } buf;
 
@@ -52,6 +54,29 @@ static void nft_refuses_a_length_past_2_31(void)
 	CHECK(!rs.known && rs.tables == NULL);
 }
 
+/* An NLMSG_ERROR carrying code, as a reply to a request with sequence 0. */
+static size_t error_message(int code)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf.bytes);
+	struct nlmsgerr *err = mnl_nlmsg_put_extra_header(nlh, sizeof(*err));
+
+	nlh->nlmsg_type = NLMSG_ERROR;
+	err->error = code;
+	return nlh->nlmsg_len;
+}
+
+static void an_error_code_that_is_no_errno_is_eproto(void)
+{
+	struct rdma_nl_port *ports = NULL;
+	struct link_modes lm;
+	size_t count;
+
+	/* libmnl makes errno -INT_MIN, INT_MIN again; the caller's -errno overflowed (UBSan) */
+	CHECK(ethtool_link_modes_parse(buf.bytes, error_message(INT_MIN), &lm) == -EPROTO);
+	CHECK(rdma_netlink_parse_ports(buf.bytes, error_message(INT_MIN), &ports, &count) == -EPROTO);
+	CHECK(ethtool_link_modes_parse(buf.bytes, error_message(-EPERM), &lm) == -EPERM);   /* a real one stays */
+}
+
 static void rdma_ports_decode_a_port_with_its_netdev(void)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf.bytes);
@@ -80,6 +105,7 @@ static void link_modes_keep_speed_and_fastest_mode(void)
 	struct link_modes lm;
 	static const char *const names[] = { "25000baseCR/Full", "100000baseCR4/Full", "Autoneg" };
 
+	nlh->nlmsg_type = 0x20;   /* the family id the kernel gave ethtool: any data type */
 	mnl_nlmsg_put_extra_header(nlh, sizeof(struct genlmsghdr));
 	mnl_attr_put_u32(nlh, ETHTOOL_A_LINKMODES_SPEED, 25000);
 	ours = mnl_attr_nest_start(nlh, ETHTOOL_A_LINKMODES_OURS);
@@ -101,6 +127,7 @@ int main(void)
 	RUN(rdma_ports_refuse_a_length_past_2_31);
 	RUN(link_modes_refuse_a_length_past_2_31);
 	RUN(nft_refuses_a_length_past_2_31);
+	RUN(an_error_code_that_is_no_errno_is_eproto);
 	RUN(rdma_ports_decode_a_port_with_its_netdev);
 	RUN(link_modes_keep_speed_and_fastest_mode);
 	TAP_DONE();
