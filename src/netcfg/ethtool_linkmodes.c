@@ -1,5 +1,6 @@
 /* One genetlink family lookup and one LINKMODES_GET, in the verbose bitset form whose bit names carry speeds. */
 #include "netcfg/ethtool_linkmodes.h"
+#include "netcfg/nl_reply.h"
 
 #include <errno.h>
 #include <libmnl/libmnl.h>
@@ -41,7 +42,7 @@ static int transact(struct nl_ctx *c, struct nlmsghdr *nlh, mnl_cb_t cb, void *d
 		n = mnl_socket_recvfrom(c->nl, c->buf, sizeof(c->buf));
 		if (n < 0)
 			return -errno;
-		ret = mnl_cb_run(c->buf, (size_t)n, c->seq, c->portid, cb, data);
+		ret = nl_reply_run(c->buf, (size_t)n, c->seq, c->portid, cb, data);
 	} while (ret > MNL_CB_STOP);
 	return ret < 0 ? -errno : 0;
 }
@@ -130,6 +131,16 @@ static int on_linkmodes_attr(const struct nlattr *attr, void *data)
 static int on_linkmodes(const struct nlmsghdr *nlh, void *data)
 {
 	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), on_linkmodes_attr, data);
+}
+
+int ethtool_link_modes_parse(const void *buf, size_t len, struct link_modes *out)
+{
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	errno = 0;
+	ret = nl_reply_run(buf, len, 0, 0, on_linkmodes, out);
+	return ret < 0 ? (errno ? -errno : -EPROTO) : 0;
 }
 
 int ethtool_link_modes(const char *ifname, struct link_modes *out)

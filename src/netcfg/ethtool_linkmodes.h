@@ -2,6 +2,8 @@
 #ifndef ROCE_DOCTOR_ETHTOOL_LINKMODES_H
 #define ROCE_DOCTOR_ETHTOOL_LINKMODES_H
 
+#include <stddef.h>
+
 struct link_modes {
 	unsigned speed_mbps;            /* 0 unknown */
 	unsigned max_supported_mbps;    /* 0 when the driver lists no modes (veth, virtio) */
@@ -10,6 +12,10 @@ struct link_modes {
 
 /* 0 or -errno (-EOPNOTSUPP: no ethtool netlink family in this kernel). */
 int ethtool_link_modes(const char *ifname, struct link_modes *out);
+
+/* A LINKMODES_GET reply (netlink messages as the kernel sends them) decoded without a socket, for tests and
+ * tests/fuzz. 0 or -errno. */
+int ethtool_link_modes_parse(const void *buf, size_t len, struct link_modes *out);
 
 /* "25000baseCR/Full" -> 25000; 0 when the name does not start with a speed. */
 unsigned link_mode_speed(const char *name);

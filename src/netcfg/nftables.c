@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "netcfg/nft_attr.h"
+#include "netcfg/nl_reply.h"
 
 #define TABLES_MAX 256
 #define CHAINS_MAX 4096
@@ -27,6 +28,7 @@ struct nft_ctx {
 	bool *input_table;           /* per chain: its table has an input base chain (rules are kept) */
 	size_t last_chain;
 	bool interrupted;            /* the ruleset changed during a dump */
+	const struct nft_dumps *replay;   /* replies given, not asked of the kernel (nft_ruleset_parse) */
 };
 
 static bool copy_name(char *dst, const struct nlattr *attr)
@@ -206,12 +208,27 @@ static int on_rule(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* The given replies of one dump through the same callback, as mnl_cb_run would see them from the socket. */
+static int replay_dump(struct nft_ctx *c, uint16_t msg, mnl_cb_t cb)
+{
+	unsigned i = msg == NFT_MSG_GETTABLE ? 0 : msg == NFT_MSG_GETCHAIN ? 1 : 2;
+	int ret;
+
+	if (!c->replay->len[i])
+		return 0;
+	errno = 0;
+	ret = nl_reply_run(c->replay->buf[i], c->replay->len[i], 0, 0, cb, c);
+	return ret < 0 ? (errno ? -errno : -EPROTO) : 0;
+}
+
 static int dump(struct nft_ctx *c, uint16_t msg, mnl_cb_t cb)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(c->buf);
 	struct nfgenmsg *nfg;
 	int ret;
 
+	if (c->replay)
+		return replay_dump(c, msg, cb);
 	nlh->nlmsg_type = (NFNL_SUBSYS_NFTABLES << 8) | msg;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	nlh->nlmsg_seq = ++c->seq;
@@ -226,7 +243,7 @@ static int dump(struct nft_ctx *c, uint16_t msg, mnl_cb_t cb)
 
 		if (n < 0)
 			return -errno;
-		ret = mnl_cb_run(c->buf, (size_t)n, c->seq, c->portid, cb, c);
+		ret = nl_reply_run(c->buf, (size_t)n, c->seq, c->portid, cb, c);
 	} while (ret > MNL_CB_STOP);
 	if (ret < 0)
 		return errno ? -errno : -EPROTO;
@@ -342,6 +359,26 @@ int nft_ruleset_read(const struct rootfs *root, struct nft_ruleset *out)
 out_close:
 	mnl_socket_close(c.nl);
 out:
+	free(c.buf);
+	free(c.input_table);
+	if (ret < 0)
+		nft_ruleset_free(out);
+	return ret;
+}
+
+int nft_ruleset_parse(const struct nft_dumps *dumps, struct nft_ruleset *out)
+{
+	struct nft_ctx c = { .rs = out, .replay = dumps };
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = alloc_ruleset(out, &c);
+	if (ret == 0)
+		ret = read_once(&c);
+	if (ret == 0)
+		ret = group_rules(out);
+	if (ret == 0)
+		out->known = true;
 	free(c.buf);
 	free(c.input_table);
 	if (ret < 0)

@@ -14,4 +14,12 @@
 int nft_ruleset_read(const struct rootfs *root, struct nft_ruleset *out);
 void nft_ruleset_free(struct nft_ruleset *rs);
 
+/* The replies of the three dumps (tables, chains, rules: netlink messages as the kernel sends them; len 0: none)
+ * decoded as nft_ruleset_read decodes them, without a socket: for tests and tests/fuzz. 0 or -errno. */
+struct nft_dumps {
+	const void *buf[3];
+	size_t len[3];
+};
+int nft_ruleset_parse(const struct nft_dumps *dumps, struct nft_ruleset *out);
+
 #endif

@@ -1,5 +1,6 @@
 /* One request builder and one reply callback for RDMA_NLDEV_CMD_PORT_GET, attributes checked by type. */
 #include "netcfg/rdma_netlink.h"
+#include "netcfg/nl_reply.h"
 
 #include <errno.h>
 #include <libmnl/libmnl.h>
@@ -65,6 +66,27 @@ static int on_port_reply(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+int rdma_netlink_parse_ports(const void *buf, size_t len, struct rdma_nl_port **ports, size_t *count)
+{
+	struct port_dump dump = { 0 };
+	int ret;
+
+	*ports = NULL;
+	*count = 0;
+	dump.ports = calloc(NL_PORTS_MAX, sizeof(*dump.ports));
+	if (!dump.ports)
+		return -ENOMEM;
+	errno = 0;
+	ret = nl_reply_run(buf, len, 0, 0, on_port_reply, &dump);
+	if (ret < 0) {
+		free(dump.ports);
+		return errno ? -errno : -EPROTO;
+	}
+	*ports = dump.ports;
+	*count = dump.count;
+	return 0;
+}
+
 int rdma_netlink_ports(struct rdma_nl_port **ports, size_t *count)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
@@ -103,7 +125,7 @@ int rdma_netlink_ports(struct rdma_nl_port **ports, size_t *count)
 			ret = -errno;
 			goto out_free;
 		}
-		ret = mnl_cb_run(buf, (size_t)n, seq, portid, on_port_reply, &dump);
+		ret = nl_reply_run(buf, (size_t)n, seq, portid, on_port_reply, &dump);
 		if (ret == MNL_CB_STOP)
 			break;
 		if (ret < 0) {

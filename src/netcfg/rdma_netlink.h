@@ -17,4 +17,8 @@ struct rdma_nl_port {
 /* Dumps RDMA_NLDEV_CMD_PORT_GET. 0, or -errno (-EPROTONOSUPPORT: the kernel has no RDMA netlink). */
 int rdma_netlink_ports(struct rdma_nl_port **ports, size_t *count);
 
+/* The replies of that dump (netlink messages as the kernel sends them) decoded without a socket, for tests and
+ * tests/fuzz. 0 or -errno; *ports to free(). */
+int rdma_netlink_parse_ports(const void *buf, size_t len, struct rdma_nl_port **ports, size_t *count);
+
 #endif

@@ -1,5 +1,6 @@
 /* One RTM_GETROUTE request and its reply's RTA_OIF: which netdev owns the route to a peer. */
 #include "netcfg/route_lookup.h"
+#include "netcfg/nl_reply.h"
 
 #include <errno.h>
 #include <libmnl/libmnl.h>
@@ -66,7 +67,7 @@ int route_lookup_oif(const struct in6_addr *dst, int *ifindex)
 		goto out;
 	}
 	/* an NLMSG_ERROR reply (no route) makes mnl_cb_run fail with its errno */
-	ret = mnl_cb_run(buf, (size_t)n, seq, portid, on_route_reply, ifindex) < 0 ? -errno : 0;
+	ret = nl_reply_run(buf, (size_t)n, seq, portid, on_route_reply, ifindex) < 0 ? -errno : 0;
 	if (ret == 0 && *ifindex <= 0)
 		ret = -ENETUNREACH;   /* a route without an interface: blackhole, unreachable, prohibit */
 out:
