@@ -5,7 +5,7 @@
 #   docs_test.sh ROCE_DOCTOR SOURCE_ROOT
 set -u   # no pipefail: grep -q closes its pipe early by design
 rd=$1 src=$2
-readme=$src/README.md man=$src/man/roce-doctor.8 comp=$src/completions/roce-doctor.bash
+readme=$src/README.md man=$src/man/roce-doctor.1 comp=$src/completions/roce-doctor.bash
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
@@ -31,7 +31,7 @@ complete_words() { # CMD WORD-PREFIX: what the completion offers
 
 for c in $commands; do
 	grep -Eq "^\| \`$c( |\`)" "$readme" && ok "README table has $c" || not_ok "README's command table lacks $c"
-	grep -Eq "^\.B $c( |$)" <<< "$man_text" && ok "man page has $c" || not_ok "man/roce-doctor.8 lacks a .B $c entry"
+	grep -Eq "^\.B $c( |$)" <<< "$man_text" && ok "man page has $c" || not_ok "man/roce-doctor.1 lacks a .B $c entry"
 	complete_words "" | grep -qx "$c" && ok "completion offers $c" || not_ok "completion does not offer $c"
 	missing=""
 	for opt in $("$rd" "$c" --help | sed -nE 's/^ {2,6}(-[^ ], )?(--[a-z][a-z-]*).*/\2/p' | sort -u); do
