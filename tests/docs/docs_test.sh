@@ -6,7 +6,7 @@
 #   docs_test.sh ROCE_DOCTOR SOURCE_ROOT
 set -u   # no pipefail: grep -q closes its pipe early by design
 rd=$1 src=$2
-readme=$src/README.md man=$src/man/roce-doctor.8 comp=$src/completions/roce-doctor.bash
+readme=$src/README.md man=$src/man/roce-doctor.1 comp=$src/completions/roce-doctor.bash
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
@@ -24,7 +24,7 @@ commands=$("$rd" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && /^  [a-z]
 man_text=$(sed 's/\\-/-/g' "$man")
 for c in $commands; do
 	grep -Eq "^\| \`$c( |\`)" "$readme" && ok "README table has $c" || not_ok "README's command table lacks $c"
-	grep -Eq "^\.B $c( |$)" <<< "$man_text" && ok "man page has $c" || not_ok "man/roce-doctor.8 lacks a .B $c entry"
+	grep -Eq "^\.B $c( |$)" <<< "$man_text" && ok "man page has $c" || not_ok "man/roce-doctor.1 lacks a .B $c entry"
 done
 
 # completions_test: each shell completes, through its own completion machinery (tests/lib/complete.sh), the
