@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # bash completion for roce-doctor
 # Options are listed per command as each command's --help shows them (tests/docs/docs_test.sh holds the two
 # together); check ids come from `roce-doctor check --list` and device names from `roce-doctor devices --brief`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* roce-doctor: global options, then one subcommand from the table. */
 #include <argp.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Adds up the TAP results of meson test logs into one closing line: 'N passed, N failed, N skipped'."""
 import json
 import re

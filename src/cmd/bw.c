@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* roce-doctor bw: ib_write_bw built in, against 'roce-doctor serve' on the peer, with the data checked. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* roce-doctor check: the preflight verdict before training, every finding with its exact fix. */
 #include <errno.h>
 #include <stdlib.h>

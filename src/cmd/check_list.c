@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check --list: the catalog as a roce-doctor/check-list/v1 document, printed as a table or as JSON. Needs no
  * host: it says what check can look at, not what it found. */
 #include "cmd/check_list.h"

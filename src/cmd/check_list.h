@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check --list: every id check can emit, with its area and what it looks at. */
 #ifndef ROCE_DOCTOR_CHECK_LIST_H
 #define ROCE_DOCTOR_CHECK_LIST_H

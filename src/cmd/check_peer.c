@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check --peer: gathers both nodes' models (this node's snapshot, the peer's through a peer source), runs every
  * rule over them (each node's own check, compare of the two, the pair rules), runs the traffic probes through the
  * source, and emits one roce-doctor/pair/v1 report. Nothing here decides: core/pair_*.c does. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check --peer: this node (a) and a peer (b) judged together: both nodes' own findings, the compare findings of
  * their two snapshots, the rails between them and the traffic probes, as one roce-doctor/pair/v1 report. */
 #ifndef ROCE_DOCTOR_CMD_CHECK_PEER_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check's reading step: every source the rules need, read once, into the check_input the pure rules take.
  * Under --root only files of the replayed tree are used: the NCCL environment comes from
  * <root>/proc/self/environ (the capture's own environment), never from the shell running roce-doctor;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Everything check reads besides the host model, read once before the rules run. */
 #ifndef ROCE_DOCTOR_CHECK_PROBE_H
 #define ROCE_DOCTOR_CHECK_PROBE_H

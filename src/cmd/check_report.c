@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check's findings and port rows as one JSON document; the text layout renders the same document. */
 #include "cmd/check_report.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check's JSON document (roce-doctor/check/v1): the findings, and the per-port table as "ports". */
 #ifndef ROCE_DOCTOR_CHECK_REPORT_H
 #define ROCE_DOCTOR_CHECK_REPORT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The table of subcommands. */
 #ifndef ROCE_DOCTOR_COMMANDS_H
 #define ROCE_DOCTOR_COMMANDS_H

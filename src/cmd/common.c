@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Shared command plumbing: the common options child parser, probing, emitting, device selection. */
 #include "cmd/common.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What every subcommand shares: the common options, probing the host, exit codes, emitting a document. */
 #ifndef ROCE_DOCTOR_CMD_COMMON_H
 #define ROCE_DOCTOR_CMD_COMMON_H

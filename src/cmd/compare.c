@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* roce-doctor compare SNAPSHOT...: the nodes of a job side by side, the odd ones out named with their fixes. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Gathering compare's snapshots. A source is read line by line; a small scanner (braces outside strings) cuts
  * it into documents, so JSON lines, pretty documents one after another, and `}{` on one line all work. pdsh
  * writes "host: " before every line: at the start of a document such a prefix is stripped and remembered (it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* compare's input: snapshots gathered from files, directories (*.json, *.jsonl) and stdin ("-": JSON lines,
  * pdsh's "host: " prefix accepted, or concatenated documents), each turned into one compare node as it is read
  * (so 10,000 snapshots never sit in memory as text). Everything is read and validated before anything is

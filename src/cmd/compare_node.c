@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* snapshot -> compare_node. The strings a node keeps are copied, so the snapshot (kilobytes of identity and
  * system sources) is freed right after: memory stays near the host models themselves. */
 #include "cmd/compare_node.h"

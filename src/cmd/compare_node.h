@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The glue from a snapshot to compare's node model: identity and host always; the system-derived members
  * (pinned NCCL_IB_GID_INDEX, NCCL settings, memlock, firewall, the node's own check findings) only when the
  * snapshot recorded its system sources, unknown otherwise. */

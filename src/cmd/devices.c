@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* roce-doctor devices: the ibdev2netdev view, one row per RDMA device and port. */
 #include <stdlib.h>
 #include <string.h>

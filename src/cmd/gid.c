@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* roce-doctor gid: every non-empty GID (show_gids), or with --suggest the NCCL_IB_GID_INDEX to use. */
 #include <arpa/inet.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* roce-doctor lat: ib_write_lat built in: RDMA-write ping-pong against 'roce-doctor serve' on the peer. */
 #include <stdlib.h>
 #include <string.h>

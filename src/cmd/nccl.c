@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* roce-doctor nccl: the NCCL libraries and net plugins a job on this node could load, and for each NCCL
  * version the GID index it will use on each RoCE port, with the setting that makes it right. */
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 /* roce-doctor nccl-env: the NCCL environment for this host, as sh, env-file, docker flags, k8s YAML or JSON. */
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* nccl-env --peer: both nodes' models as check --peer gets them, the rails between them, and pair_env's answer
  * as sh (safe to eval on either node: what is per node is in comments with the file line to add) or JSON. */
 #include "cmd/nccl_env_peer.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* nccl-env --peer: one NCCL environment for this node and a peer, and the launch lines (core/pair_env.c). */
 #ifndef ROCE_DOCTOR_CMD_NCCL_ENV_PEER_H
 #define ROCE_DOCTOR_CMD_NCCL_ENV_PEER_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check --peer's findings, rails and probes as one JSON document; pair_text renders the same document. */
 #include "cmd/pair_report.h"
 

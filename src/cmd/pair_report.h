@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check --peer's JSON document (roce-doctor/pair/v1): the verdict, the rails with their probes, the bootstrap
  * probes, and every finding tagged with where it comes from and the node whose fix it carries. */
 #ifndef ROCE_DOCTOR_CMD_PAIR_REPORT_H

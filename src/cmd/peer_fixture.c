@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A peer source read from files (check --peer-fixture DIR, for the tests): the peer's snapshot from
  * DIR/snapshot.json and the probes' results from DIR/probes.json, validated whole when opened, so that the
  * whole of check --peer runs end to end on fixture pairs without a peer. */

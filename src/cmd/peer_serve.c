@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check --peer's peer source against a running `roce-doctor serve`: each call is one request of
  * proto/peer_client.h on its own control connection, bounded by the timeout. A probe that ran and failed is
  * 0 with the failure in its result (the rules explain it); a control connection that fails (no serve, a serve

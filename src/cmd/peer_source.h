@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Where check --peer gets what only the peer or the wire can tell: the peer's snapshot and the traffic probes.
  * The serve client (src/proto) implements it against a running `roce-doctor serve`; peer_fixture.c implements
  * it from files (--peer-fixture DIR, for the tests). Every function returns 0 or -errno with one line in why;

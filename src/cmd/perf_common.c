@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Port and GID choice for bw, lat and serve, from the probed host: the same answer 'gid --suggest' gives. */
 #include "cmd/perf_common.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What bw, lat and serve share: the RDMA port and GID for a peer, option values, the test hook. */
 #ifndef ROCE_DOCTOR_PERF_COMMON_H
 #define ROCE_DOCTOR_PERF_COMMON_H

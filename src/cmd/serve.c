@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* roce-doctor serve: the other end of bw and lat. One test at a time; logs one line per event. */
 #include <stdlib.h>
 #include <string.h>

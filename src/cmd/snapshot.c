@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* roce-doctor snapshot: everything the read-only commands decide from, as one JSON document another
  * roce-doctor answers from with --from FILE. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Reading --from's file: the one place the snapshot's text comes in, capped so a wrong file (a disk image, a
  * device) costs at most SNAPSHOT_TEXT_MAX of memory before it is refused. */
 #include "cmd/snapshot_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* --from FILE: reads a snapshot document from a file or stdin ("-"), size-capped, and validates it whole. */
 #ifndef ROCE_DOCTOR_CMD_SNAPSHOT_FILE_H
 #define ROCE_DOCTOR_CMD_SNAPSHOT_FILE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Taking the snapshot document in-process: `roce-doctor snapshot` prints it, serve sends it to check --peer. */
 #ifndef ROCE_DOCTOR_CMD_SNAPSHOT_TAKE_H
 #define ROCE_DOCTOR_CMD_SNAPSHOT_TAKE_H

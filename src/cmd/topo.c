@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* roce-doctor topo: the GPU x NIC matrix of nvidia-smi topo -m from sysfs, each GPU's nearest NICs (the rails),
  * and the PCIe bridges and links on their paths. */
 #include <string.h>

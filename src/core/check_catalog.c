@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Every id check can emit, in report order, with what its rule looks at. */
 #include "core/check_catalog.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The catalog of every id check can emit: what --only and --skip are checked against, and what check --list
  * prints. tests/docs/docs_test.sh keeps it equal to the ids the rules add and to README's Checks section. */
 #ifndef ROCE_DOCTOR_CHECK_CATALOG_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The order check reports its areas in. */
 #include "core/checks.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check's rules: pure functions from the probed host to findings, testable on a fixture with no I/O. */
 #ifndef ROCE_DOCTOR_CHECKS_H
 #define ROCE_DOCTOR_CHECKS_H

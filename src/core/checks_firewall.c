@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* firewall.*: firewalld, and nftables input paths that drop NCCL's TCP or RoCE v2's UDP 4791. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* gid.rocev2 and gid.env: a RoCE v2 GID of the family on each selected port, and a pinned index that fits. */
 #include <errno.h>
 #include <stdio.h>

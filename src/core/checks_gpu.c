@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* gpu.rails, gpu.nic_distance, gpu.acs, gpu.pcie_link: whether NCCL's GPU-NIC traffic can take the short PCIe
  * path, judged on the PCIe placement model (core/topo.h decides the relations). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* rdma.devices, port.*, netdev.*: is there a device, is each selected port up, on a netdev fit for RoCE. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* memlock.*: can this process, a new login and a systemd service pin the memory RDMA registration needs. */
 #include <errno.h>
 #include <stdio.h>

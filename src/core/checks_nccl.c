@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* nccl.*: the NCCL settings NCCL will really see (environment, ~/.nccl.conf, /etc/nccl.conf), judged with
  * NCCL's own matching against what exists here. */
 #include <stdio.h>

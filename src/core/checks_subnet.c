@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* net.same_subnet: two RDMA netdevs with IPv4 addresses in one subnet answer ARP for each other and send
  * replies out of the wrong port, unless arp_ignore=1/arp_announce=2 or per-port policy routing is set. */
 #include <arpa/inet.h>

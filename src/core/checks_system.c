@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* rdma.uverbs, kernel.modules, gpu.peermem: the kernel pieces between an RDMA device and a process using it. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* compare_nodes: names the nodes (hostname, or file name where hostnames collide) and runs every rule. */
 #include "core/compare.h"
 

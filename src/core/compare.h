@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* compare: findings across N nodes, naming the odd nodes out against the majority. Pure functions of the node
  * models below; the command that reads snapshots fills them (nothing here reads a file). */
 #ifndef ROCE_DOCTOR_COMPARE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* compare.duplicate_address: an address two nodes both hold. One sort of every node's addresses: no pairs. */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* compare's GID rules: the index each node would use for the family, and whether one NCCL_IB_GID_INDEX pinned
  * on the nodes is wrong where the index differs. */
 #include <errno.h>

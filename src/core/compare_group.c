@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Grouping nodes by a value with one sort, and the finding that names the odd groups against the majority. */
 #include "core/compare_group.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* compare's machinery shared by its rules: grouping nodes by a value (one sort), naming the odd groups against
  * the majority, and the bounded lists of node names. Internal to src/core/compare*.c. */
 #ifndef ROCE_DOCTOR_COMPARE_GROUP_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* compare's HCA rules: driver, how many HCAs and their names, and firmware per HCA model (board id). */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* compare's NCCL settings rule (each NCCL_* variable against the majority, unset counting as a value) and the
  * summary of the nodes' own check findings (how many nodes fail which id). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* compare's per-port rules: port i (by HCA name and port number) of every node against the others: rate, link
  * layer, netdev MTU, active MTU and rail subnet. */
 #include <arpa/inet.h>

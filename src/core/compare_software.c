@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* compare's node-wide software rules: kernel, rdma-core, providers, NCCL version, memlock and firewall. */
 #include <errno.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The findings list, with --only/--skip applied as findings are added (matching as the catalog says). */
 #include "core/findings.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Findings: what check reports. Each has a stable id, a severity, a subject, a message and the exact fix. */
 #ifndef ROCE_DOCTOR_FINDINGS_H
 #define ROCE_DOCTOR_FINDINGS_H

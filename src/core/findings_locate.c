@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Structured subjects for check's JSON: one place that knows the subject forms the rules use. */
 #include "core/findings_locate.h"
 

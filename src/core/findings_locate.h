@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Which device, port, netdev and file each finding is about, read off its subject against the host model. */
 #ifndef ROCE_DOCTOR_FINDINGS_LOCATE_H
 #define ROCE_DOCTOR_FINDINGS_LOCATE_H

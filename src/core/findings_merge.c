@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Root-cause merge of check's findings: pure, on the findings alone (findings_locate() ran before). */
 #include "core/findings_merge.h"
 

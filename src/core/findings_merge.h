@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* One finding per root cause: a rail's port-level symptom folds into the netdev finding with the same fix. */
 #ifndef ROCE_DOCTOR_FINDINGS_MERGE_H
 #define ROCE_DOCTOR_FINDINGS_MERGE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The GID choice: a RoCE v2 entry of the wanted family, never link-local, preferring the peer's subnet. */
 #include "core/gid_suggest.h"
 

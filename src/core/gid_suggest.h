@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Which GID index NCCL should use on a port, and why: a pure function of the probed port. */
 #ifndef ROCE_DOCTOR_GID_SUGGEST_H
 #define ROCE_DOCTOR_GID_SUGGEST_H

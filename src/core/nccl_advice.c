@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The advice follows the version: an NCCL before 2.21 needs NCCL_IB_GID_INDEX pinned (it uses 0, a link-local
  * GID on every RoCE NIC); from 2.21 on NCCL picks per HCA, and pinning one index is right only when every HCA
  * agrees, so there the advice is to leave it unset. */

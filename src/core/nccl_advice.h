@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* For each NCCL version on the node: the GID index it will use on each Ethernet port, whether that works, and
  * the exact setting that makes it work; and whether two NCCLs on the node would disagree. Pure. */
 #ifndef ROCE_DOCTOR_NCCL_ADVICE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* nccl-env's choices: usable RoCE ports for NCCL_IB_HCA, a socket interface, the GID index when all agree. */
 #include "core/nccl_env.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The NCCL environment that matches a probed host: a pure function from the host to variables. */
 #ifndef ROCE_DOCTOR_NCCL_ENV_H
 #define ROCE_DOCTOR_NCCL_ENV_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* NCCL's GID selection, re-expressed over roce-doctor's port model.
  *
  * Source: NVIDIA/nccl, src/transport/net_ib/connect.cc (ncclIbGetGidIndex, ncclUpdateGidIndex, envIbAddrFamily,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The GID index a given NCCL version will use on a port, predicted from the port's table and NCCL's
  * environment: a pure function, so the advice can differ by the NCCL that will actually run. */
 #ifndef ROCE_DOCTOR_NCCL_GID_CHOICE_H

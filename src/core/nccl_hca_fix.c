@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* nccl.ib_hca's fix for a typo keeps the user's intent: the entries they got right, their '^', '=' and
  * ":port", and for a misspelt entry the HCA name it is nearest to — never a list of every HCA instead. */
 #include "core/nccl_hca_fix.h"

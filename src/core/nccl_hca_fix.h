@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The NCCL_IB_HCA value nccl.ib_hca suggests for a typo: the user's list with each entry that matches nothing
  * replaced by the nearest HCA name, everything else kept as written. */
 #ifndef ROCE_DOCTOR_NCCL_HCA_FIX_H

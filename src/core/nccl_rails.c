@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Which RDMA devices nccl-env leaves out on a GPU node, and NCCL_IB_HCA spelt for the real host afterwards. */
 #include "core/nccl_rails.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* nccl-env on a GPU node: the rails (each GPU's nearest NICs, core/topo.h) go into NCCL_IB_HCA; a front-end NIC
  * that is slower than the rails or on a NUMA node no rail is on is left out, with why. Pure. */
 #ifndef ROCE_DOCTOR_NCCL_RAILS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check --peer's rules: the rails between two nodes and what each failed probe usually means, as pure functions
  * of the two nodes' models (a check_input each: host and system sources) and the traffic probes' results
  * (model/pair.h). Nothing here reads a host or talks to a peer; cmd/check_peer.c gathers the inputs. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What a failed probe between two nodes usually means, from both sides' data: a rail whose RDMA write failed
  * (a GID of the wrong family or link-local, a pinned GID index, no route, udp 4791 filtered on the side whose
  * firewall drops it, the path MTU, ARP flux), NCCL's bootstrap TCP that did not arrive (a firewall on b), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* nccl-env --peer's decision. mpirun -x and a shared launcher push one value per variable to every node, so a
  * value goes into the common environment only when it is right on both; otherwise each node gets its own (in
  * its ~/.nccl.conf, which NCCL reads after the environment) and the notes say why. */

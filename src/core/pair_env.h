@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* nccl-env --peer: one NCCL environment right on both nodes of a pair, and the launch lines (torchrun per node,
  * mpirun from a), as a pure function of the two sides and their rails. */
 #ifndef ROCE_DOCTOR_PAIR_ENV_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The pair findings list: check's findings, each tagged with the node whose fix it carries. */
 #include <stdarg.h>
 #include <stdio.h>

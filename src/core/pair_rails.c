@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The rails between two nodes: which port of a reaches which port of b (one subnet, or only a route), crossed
  * and missing rails, and where the two ends of a rail disagree (MTU, speed, GID, the pinned GID index). */
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What the two models alone say about the rails: missing, down, routed or crossed rails, ends that disagree on
  * MTU or speed, an end without a GID, the GID index each side uses against a pinned NCCL_IB_GID_INDEX, and two
  * rails in one subnet without the ARP settings that keep replies on their own port. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* One reading of a port selection for every command, so "mlx5_0:1", "mlx5_0/1" and "eth3" mean the same
  * everywhere, and one message, listing what exists, when it names nothing. */
 #include "core/port_selection.h"

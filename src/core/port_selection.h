@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Which RDMA ports the user named: DEV, DEV/PORT, DEV:PORT or a netdev name, matched against the probed host. */
 #ifndef ROCE_DOCTOR_PORT_SELECTION_H
 #define ROCE_DOCTOR_PORT_SELECTION_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The per-port table at the top of check's report: the host model and the findings, cross-referenced. */
 #include "core/port_table.h"
 

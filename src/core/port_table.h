@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check's per-port table: one row per RDMA port (a rail), with the cells that a non-ok finding is about. */
 #ifndef ROCE_DOCTOR_PORT_TABLE_H
 #define ROCE_DOCTOR_PORT_TABLE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_input <-> system model. The copy is deep so the model owns what it holds (system_free frees it). */
 #include "core/system_input.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Between the system model (model/system.h) and the rules' struct check_input: what check read becomes a
  * model a snapshot can carry, and a model read back becomes the input the rules take. */
 #ifndef ROCE_DOCTOR_SYSTEM_INPUT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The relation nvidia-smi topo -m prints for two PCI functions, computed from sysfs paths.
  *
  * How sysfs maps onto NCCL's and nvidia-smi's path types (NCCL src/graph/xml.cc, ncclTopoGetXmlFromSys, and

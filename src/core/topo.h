@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* GPU-NIC distances on PCIe as nvidia-smi topo -m names them, the rails (each GPU's nearest NICs), and what on
  * the path stands in GPUDirect RDMA's way (ACS redirection, links below their capability). Pure: no I/O. */
 #ifndef ROCE_DOCTOR_TOPO_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Which container we run in, as data (probe/container.h detects it). */
 #ifndef ROCE_DOCTOR_MODEL_CONTAINER_H
 #define ROCE_DOCTOR_MODEL_CONTAINER_H

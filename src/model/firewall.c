@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The names the firewall rules print for the nftables model's numbers: pure functions. */
 #include "model/firewall.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The firewall as check sees it, as data: what /proc tells (probe/firewall_proc.h) and the nftables ruleset
  * summarised (netcfg/nftables.h). */
 #ifndef ROCE_DOCTOR_MODEL_FIREWALL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* NVIDIA GPUs on the PCI bus, as data (probe/gpu.h lists them). */
 #ifndef ROCE_DOCTOR_MODEL_GPU_H
 #define ROCE_DOCTOR_MODEL_GPU_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The host model's pure accessors: freeing, lookup by name, and the names of its enums. */
 #include "model/host.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The host model: RDMA devices, their ports and GID tables, and the netdevs under them. Types and pure
  * accessors only: probe, netcfg and verbs fill it, core and output read it, host_json carries it. */
 #ifndef ROCE_DOCTOR_MODEL_HOST_H

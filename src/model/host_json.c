@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The host model to JSON and back. Writer and reader sit side by side, member for member in the same order,
  * so a member added to one is seen missing from the other. The reader trusts nothing: it walks the document
  * twice, first only validating (storing into scratch, allocating nothing), then building. */

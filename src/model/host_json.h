@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The host model as a portable JSON document (schema roce-doctor/host/v1): its one writer and one reader. */
 #ifndef ROCE_DOCTOR_MODEL_HOST_JSON_H
 #define ROCE_DOCTOR_MODEL_HOST_JSON_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Who and what a snapshot was taken of: host name, time, versions, and per RDMA device its firmware and board.
  * Types only: probe/identity.c fills them, model/identity_json.c carries them. Empty text is "unknown". */
 #ifndef ROCE_DOCTOR_MODEL_IDENTITY_H

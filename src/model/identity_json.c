@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The identity to JSON and back, writer and reader side by side, member for member in the same order. The
  * reader fills a scratch copy and hands it over only when every member passed: never a partial identity. */
 #include "model/identity_json.h"

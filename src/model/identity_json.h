@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The identity part of a snapshot (model/identity.h) to JSON and back: its one writer and one reader. */
 #ifndef ROCE_DOCTOR_MODEL_IDENTITY_JSON_H
 #define ROCE_DOCTOR_MODEL_IDENTITY_JSON_H

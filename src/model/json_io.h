@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What the model's JSON writers and readers share: the writer's small builders, and the reader that walks a
  * document twice (validating, then building) keeping the JSON path of the member it reads for its one-line
  * messages. Inline, so each writer/reader stays one translation unit and an unused helper costs nothing. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pam_limits' precedence for one user over the memlock lines read (probe/pam_limits.c reads them): a pure
  * function of the model, which the memlock rule asks. */
 #include "model/memlock.h"

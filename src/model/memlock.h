@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The memlock sources as data: this process's RLIMIT_MEMLOCK, the pam_limits lines and systemd's
  * DefaultLimitMEMLOCK. probe/memlock.h reads them (and says how each decides); the system model carries them. */
 #ifndef ROCE_DOCTOR_MODEL_MEMLOCK_H

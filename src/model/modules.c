@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Questions about the module list that the rules ask: pure functions of the model. */
 #include "model/modules.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Loaded kernel modules as data (probe/modules.h reads them): ib_uverbs, mlx5_ib, nvidia_peermem... */
 #ifndef ROCE_DOCTOR_MODEL_MODULES_H
 #define ROCE_DOCTOR_MODEL_MODULES_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* NCCL's settings with their sources, as data (probe/nccl_conf.h reads them the way NCCL does). */
 #ifndef ROCE_DOCTOR_MODEL_NCCL_H
 #define ROCE_DOCTOR_MODEL_NCCL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The NCCL libraries and net plugins on a node, as data: probe/nccl_libs.c finds them (live or under --root),
  * nccl_libs_json.c carries them in the system document (member "nccl_libs"), cmd/nccl.c and the GID advice read
  * them. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Writer and reader of the NCCL libraries model, side by side, member by member in the same order. */
 #include "model/nccl_libs_json.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The NCCL libraries model to JSON and back: the "nccl_libs" member of roce-doctor/system/v1. */
 #ifndef ROCE_DOCTOR_MODEL_NCCL_LIBS_JSON_H
 #define ROCE_DOCTOR_MODEL_NCCL_LIBS_JSON_H

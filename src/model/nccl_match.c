@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* NCCL's NCCL_IB_HCA / NCCL_SOCKET_IFNAME list syntax and matching, re-implemented to give the same answers
  * (rules in model/nccl_match.h). Pure functions. */
 #include "model/nccl_match.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* NCCL's interface lists, matched the way NCCL matches them: pure functions of a variable's value
  * (src/misc/utils.cc parseStringList/matchIfList, as used for NCCL_IB_HCA and
  * NCCL_SOCKET_IFNAME): a leading '^' excludes, then a leading '=' asks for exact names; entries are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Questions about the addressing model that the rules ask: pure functions of the model. */
 #include "model/net.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The routing side of two ports in one subnet, as data: arp sysctls (probe/sysctl_arp.h) and policy rules
  * (netcfg/ip_rules.h). */
 #ifndef ROCE_DOCTOR_MODEL_NET_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What `check --peer` measured between two nodes by traffic: the inputs of the pair rules (core/pair_*.c), filled
  * by the serve client (proto/) and read by the rules and the renderers. Plain data: nothing here touches a host. */
 #ifndef ROCE_DOCTOR_MODEL_PAIR_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The PCIe placement of the GPUs and RDMA NICs, as data: where each sits in the PCI tree, its NUMA node, its link,
  * and the bridges above it with their ACS state. probe/pci_topology.h reads it from sysfs; core/topo.h decides
  * from it (GPU-NIC relations, rails, GPUDirect blockers). */

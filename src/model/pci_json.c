@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* model/pci.h to JSON and back. Unknown is null everywhere (an empty speed, a width of 0, NUMA -1), so that
  * probe -> JSON -> model -> JSON is byte-identical. */
 #include "model/pci_json.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The PCIe placement model (model/pci.h) to JSON and back: the system document's `pci` member. */
 #ifndef ROCE_DOCTOR_MODEL_PCI_JSON_H
 #define ROCE_DOCTOR_MODEL_PCI_JSON_H

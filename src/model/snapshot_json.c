@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The snapshot document to JSON and back. The host and identity parts have their own writers and readers;
  * this file puts them under one schema and adds the root the snapshot was taken under. */
 #include "model/snapshot_json.h"

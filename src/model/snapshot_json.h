@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The snapshot document (schema roce-doctor/snapshot/v1): everything the read-only commands decide from, as
  * one JSON document — the root it was taken under, identity and versions, the host model, and a place for the
  * system sources check reads (null: a snapshot of an older roce-doctor). Its one writer and one reader. */

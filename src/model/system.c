@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The system model's lifetime and its environment filter. */
 #include "model/system.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The system around the host model: every source check's rules read besides struct host, as plain data.
  * cmd/check_probe.c reads them (live or under --root), core/system_input.c converts between this model and
  * the rules' struct check_input, and system_json carries it (roce-doctor/system/v1). A source that was not

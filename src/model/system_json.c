@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The system model to JSON and back. As in host_json.c the writer and the reader sit side by side, source by
  * source in the same order, and the reader walks the document twice: validating into scratch (allocating
  * nothing), then building. */

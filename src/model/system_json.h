@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The system model (model/system.h) as a portable JSON document (schema roce-doctor/system/v1): its one writer
  * and one reader, with the conventions of host_json: unknown and unread are null, the reader validates the
  * whole document before it builds anything, and names the JSON path of what it refuses. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The user whose limits and NCCL files matter, as data (probe/user_info.h resolves it). */
 #ifndef ROCE_DOCTOR_MODEL_USER_H
 #define ROCE_DOCTOR_MODEL_USER_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The verbs character device nodes as data (probe/uverbs.h looks them up). */
 #ifndef ROCE_DOCTOR_MODEL_UVERBS_H
 #define ROCE_DOCTOR_MODEL_UVERBS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Interface addresses from the kernel (RTM_GETADDR dump through libnl-route). */
 #include "netcfg/addresses.h"
 

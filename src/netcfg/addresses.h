@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Links and addresses through rtnetlink (libnl-route): what sysfs cannot tell. */
 #ifndef ROCE_DOCTOR_ADDRESSES_H
 #define ROCE_DOCTOR_ADDRESSES_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* One genetlink family lookup and one LINKMODES_GET, in the verbose bitset form whose bit names carry speeds. */
 #include "netcfg/ethtool_linkmodes.h"
 #include "netcfg/nl_reply.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* ethtool netlink LINKMODES_GET: the current speed of a netdev and the fastest mode it supports. */
 #ifndef ROCE_DOCTOR_ETHTOOL_LINKMODES_H
 #define ROCE_DOCTOR_ETHTOOL_LINKMODES_H

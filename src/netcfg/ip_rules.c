@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* FIB rules from the kernel through libnl-route's rule cache. */
 #include "netcfg/ip_rules.h"
 

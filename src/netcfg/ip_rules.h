@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Policy routing rules (`ip rule`): with two RoCE ports in one subnet, "from <port address> lookup <table>"
  * per port is the alternative to arp_ignore/arp_announce that keeps replies on the right port (seed 003). */
 #ifndef ROCE_DOCTOR_IP_RULES_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Internal to the nftables reader: attribute tables checked by type before use (the ethtool way), and the
  * reduction of one rule's expression list to a summary. */
 #ifndef ROCE_DOCTOR_NFT_ATTR_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* One rule's expressions, reduced to what a firewall check needs. nft compiles "udp dport 4791 drop" to
  * meta l4proto → reg, cmp eq 17; payload transport+2 len 2 → reg, cmp eq 0x12b7; immediate verdict drop.
  * Registers are followed so that a cmp is understood only when the load before it was. */

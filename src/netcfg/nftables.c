@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Three nfnetlink dumps — tables, chains, rules — into a bounded, validated nft_ruleset. */
 #include "netcfg/nftables.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The live nftables ruleset over nfnetlink (the firewall firewalld and nft manage): tables, chains with their
  * hooks and policies, and for every table that hooks input, a summary of each rule — enough to say
  * "inet firewalld filter_INPUT drops udp dport 4791" or "input policy drop". Best effort by design: a rule is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* One request builder and one reply callback for RDMA_NLDEV_CMD_PORT_GET, attributes checked by type. */
 #include "netcfg/rdma_netlink.h"
 #include "netcfg/nl_reply.h"

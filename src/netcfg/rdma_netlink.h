@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* RDMA netlink (NLDEV): which netdev the kernel says each RDMA port is bound to. */
 #ifndef ROCE_DOCTOR_RDMA_NETLINK_H
 #define ROCE_DOCTOR_RDMA_NETLINK_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* One RTM_GETROUTE request and its reply's RTA_OIF: which netdev owns the route to a peer. */
 #include "netcfg/route_lookup.h"
 #include "netcfg/nl_reply.h"

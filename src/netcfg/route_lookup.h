@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The interface the kernel would send to an address through: one RTM_GETROUTE, as `ip route get ADDR`. */
 #ifndef ROCE_DOCTOR_ROUTE_LOOKUP_H
 #define ROCE_DOCTOR_ROUTE_LOOKUP_H

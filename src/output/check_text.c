@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check's text layout. The verdict leads, the rails follow as a table, then only what needs doing. */
 #include "output/check_text.h"
 

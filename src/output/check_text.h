@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check's text report: verdict, per-port table, the findings that are not ok, how many ok ones were folded. */
 #ifndef ROCE_DOCTOR_CHECK_TEXT_H
 #define ROCE_DOCTOR_CHECK_TEXT_H

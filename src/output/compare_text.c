@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* compare/v1 as text. The table first (every node, odd cells marked), then what is wrong with the fix to paste,
  * then one verdict line last: with thousands of nodes the end of the output is what a terminal still shows. */
 #include "output/compare_text.h"

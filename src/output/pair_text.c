@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pair/v1 as text. The verdict leads (the answer to "will NCCL run between these two nodes"), then the rails,
  * then what is wrong, each finding marked [a] or [b] with its fix on that node. */
 #include "output/pair_text.h"

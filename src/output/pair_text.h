@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* roce-doctor/pair/v1 as text: the verdict, the rail table, the bootstrap probes, then the findings that are not
  * ok (-v: all) by origin, each marked with its node. */
 #ifndef ROCE_DOCTOR_PAIR_TEXT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* JSON and text renderers over the same document. */
 #include "output/render.h"
 

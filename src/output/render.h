@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The one output model: commands build a JSON document; it is printed as JSON or as aligned text. */
 #ifndef ROCE_DOCTOR_RENDER_H
 #define ROCE_DOCTOR_RENDER_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Terminal detection for the text renderers, kept apart so a renderer stays a pure function of its style. */
 #include "output/terminal.h"
 

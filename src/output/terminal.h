@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* How text output should look where it goes: colour or not, and the width to wrap to. */
 #ifndef ROCE_DOCTOR_TERMINAL_H
 #define ROCE_DOCTOR_TERMINAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The topo document as text. The matrix keeps nvidia-smi's words so the two can be read side by side. */
 #include "output/topo_text.h"
 

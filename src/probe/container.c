@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Container detection from the files runtimes leave behind; no single one is always there. */
 #include "probe/container.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Whether we run inside a container, and which kind: the memlock ulimit and /dev/infiniband then come from
  * the container runtime (--ulimit memlock=-1:-1, --device), not from the host's PAM or systemd. */
 #ifndef ROCE_DOCTOR_CONTAINER_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* ELF just far enough to find .rodata: NCCL keeps its banner there, and a 200 MB library need not be read
  * whole. Every offset and size is checked against the file before it is used. */
 #include "probe/elf_nccl_version.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The NCCL version a libnccl carries in its own bytes, read without loading it. */
 #ifndef ROCE_DOCTOR_ELF_NCCL_VERSION_H
 #define ROCE_DOCTOR_ELF_NCCL_VERSION_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A bounded walk of /proc for firewalld's comm, and the legacy iptables table list. */
 #include "probe/firewall_proc.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Firewall state that /proc can tell: a running firewalld (it owns the nftables ruleset and reloads it), and
  * legacy iptables tables loaded in the kernel. The rules themselves come from netcfg/nftables.h (live). */
 #ifndef ROCE_DOCTOR_FIREWALL_PROC_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* GID tables: ports/N/gids/I with gid_attrs/types/I and gid_attrs/ndevs/I beside them. */
 #include "probe/sysfs_probes.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A scan of PCI functions for NVIDIA display and 3D controllers. */
 #include "probe/gpu.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* NVIDIA GPUs on the PCI bus: whether GPUDirect RDMA (nvidia_peermem, see probe/modules.h) matters here. */
 #ifndef ROCE_DOCTOR_GPU_H
 #define ROCE_DOCTOR_GPU_H

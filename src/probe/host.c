@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* host_probe(): sysfs first (works under --root), then what only the live kernel can tell. */
 #include "probe/host.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The host prober: fills the host model (model/host.h) from sysfs, and live from netlink and verbs. */
 #ifndef ROCE_DOCTOR_HOST_H
 #define ROCE_DOCTOR_HOST_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* identity_probe(): who the snapshot is of. rdma-core exposes no version through an API, so the version is
  * read where rdma-core writes it: the real file name of the libibverbs this process loaded
  * (libibverbs.so.1.14.44.0: ABI 1.14, rdma-core 44.0), and the providers are the lib<name>-rdmav<ABI>.so files

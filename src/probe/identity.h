@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The identity prober: host name, time, versions (kernel, rdma-core and its providers) and per RDMA device its
  * firmware, board and PCI function, for the snapshot document. */
 #ifndef ROCE_DOCTOR_PROBE_IDENTITY_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The layouts are glibc's (sysdeps/generic/dl-cache.h; elf/dl-cache.c reads them): a header, fixed-size
  * entries of string offsets, the strings. Old format: offsets from the end of its entry array; new format:
  * offsets from the start of the new header. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* /etc/ld.so.cache, the dynamic linker's list of libraries: parsed from a buffer, every offset checked. */
 #ifndef ROCE_DOCTOR_LD_CACHE_H
 #define ROCE_DOCTOR_LD_CACHE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* net.ipv4.ip_local_port_range from procfs. */
 #include "probe/local_ports.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* net.ipv4.ip_local_port_range: where NCCL's bootstrap and its TCP data sockets bind when they ask for port
  * 0, so the range a firewall must let in. */
 #ifndef ROCE_DOCTOR_LOCAL_PORTS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The process's RLIMIT_MEMLOCK as the kernel reports it in /proc/self/limits. */
 #include "probe/memlock.h"
 

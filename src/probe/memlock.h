@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* RLIMIT_MEMLOCK: what this process has, and the three places that decide it for a training job —
  * pam_limits (ssh and console logins), systemd's DefaultLimitMEMLOCK (services and everything they start,
  * Jupyter included) and the container runtime (see probe/container.h). Data only: no verdicts here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* /proc/modules lists loadable modules; built-in ones appear only as /sys/module directories. */
 #include "probe/modules.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Loaded kernel modules: ib_uverbs, rdma_ucm, mlx5_ib, rdma_rxe, nvidia_peermem and friends. */
 #ifndef ROCE_DOCTOR_MODULES_H
 #define ROCE_DOCTOR_MODULES_H

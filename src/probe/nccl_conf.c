@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* NCCL settings from the environment and the two config files NCCL reads, with NCCL's precedence. */
 #include "probe/nccl_conf.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* NCCL's settings as NCCL itself will see them (the matching of NCCL_IB_HCA / NCCL_SOCKET_IFNAME: model/nccl_match.h).
  *
  * Where NCCL reads settings (src/misc/param.cc, initEnv): the process environment always wins; then ONE user

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A library's version from three witnesses that can disagree: the banner NCCL prints (in .rodata), the file
  * name the packager chose, and the package database. The banner is the one NCCL itself reports. */
 #include "probe/nccl_lib_info.h"

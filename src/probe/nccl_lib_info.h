@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What one NCCL library says about its version: its bytes, its file name, the package that installed it. */
 #ifndef ROCE_DOCTOR_PROBE_NCCL_LIB_INFO_H
 #define ROCE_DOCTOR_PROBE_NCCL_LIB_INFO_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Where a job's NCCL can come from, searched the way people install it: the system package (the linker's
  * cache), LD_LIBRARY_PATH, CUDA and conda prefixes, Python wheels. Paths in the model and in notes are the
  * host's ("/usr/lib/..."), also under --root. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Finds the NCCL libraries and net plugins a job on this node could load, without loading any. */
 #ifndef ROCE_DOCTOR_PROBE_NCCL_LIBS_H
 #define ROCE_DOCTOR_PROBE_NCCL_LIBS_H

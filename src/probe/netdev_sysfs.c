@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* /sys/class/net: the netdevs RDMA ports sit on, and the rest for NCCL_SOCKET_IFNAME. */
 #include "probe/sysfs_probes.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pam_limits' memlock lines: read as pam_limits reads limits.conf and limits.d, evaluated with its
  * precedence for one user (rules in probe/memlock.h). */
 #include "probe/memlock.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Config-space reads and the ACS extended capability walk (PCIe base spec 7.6.3 and 7.7.8). */
 #include "probe/pci_config.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A PCI function's config space as sysfs gives it (`config`: 4096 bytes for root, 64 for anyone else), and the
  * one capability roce-doctor looks for in it: ACS, which can force GPU-NIC peer traffic through the root complex. */
 #ifndef ROCE_DOCTOR_PCI_CONFIG_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Where the GPUs and RDMA NICs sit on PCIe: sysfs paths, NUMA, links, and the bridges' ACS. */
 #include "probe/pci_topology.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The PCIe placement of NVIDIA GPUs and RDMA NICs from sysfs alone (no nvidia-smi, no driver needed). */
 #ifndef ROCE_DOCTOR_PCI_TOPOLOGY_H
 #define ROCE_DOCTOR_PCI_TOPOLOGY_H

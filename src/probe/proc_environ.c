@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* /proc/PID/environ into an envp array that points into the file's own buffer. */
 #include "probe/proc_environ.h"
 

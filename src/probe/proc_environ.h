@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A process environment captured as /proc/PID/environ: NUL-separated NAME=VALUE strings. */
 #ifndef ROCE_DOCTOR_PROC_ENVIRON_H
 #define ROCE_DOCTOR_PROC_ENVIRON_H

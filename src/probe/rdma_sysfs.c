@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* /sys/class/infiniband: one rdma_device per entry, its ports, and the netdev each port sits on. */
 #include "probe/sysfs_probes.h"
 

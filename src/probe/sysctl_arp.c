@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The four sysctl files behind a netdev's effective ARP behaviour. */
 #include "probe/sysctl_arp.h"
 

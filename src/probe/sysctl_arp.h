@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* arp_ignore / arp_announce: with two RDMA netdevs in one subnet, the defaults (0/0) let either port answer
  * ARP for both addresses, so RoCE traffic leaves by the wrong port. The usual fix is 1 and 2. */
 #ifndef ROCE_DOCTOR_SYSCTL_ARP_H

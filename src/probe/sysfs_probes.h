@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The sysfs readers behind host_probe(); internal to src/probe. */
 #ifndef ROCE_DOCTOR_SYSFS_PROBES_H
 #define ROCE_DOCTOR_SYSFS_PROBES_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* systemd's DefaultLimitMEMLOCK: system.conf and its drop-ins in systemd's own order, parsed as
  * systemd parses rlimit sizes. */
 #include "probe/memlock.h"

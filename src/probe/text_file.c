@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Bounded whole-file reads and sorted directory listings for the config-file probes. */
 #include "probe/text_file.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Small text files (config files, /proc tables) read whole through the root, then walked line by line. */
 #ifndef ROCE_DOCTOR_TEXT_FILE_H
 #define ROCE_DOCTOR_TEXT_FILE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Account lookup: NSS for the running host, passwd/group files for a replayed tree. */
 #include "probe/user_info.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The user whose limits and NCCL files matter: who we run as (live), or a named account of a --root tree. */
 #ifndef ROCE_DOCTOR_USER_INFO_H
 #define ROCE_DOCTOR_USER_INFO_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* uverbsN ↔ RDMA device from sysfs, and whether the matching /dev nodes exist and open for us. */
 #include "probe/uverbs.h"
 

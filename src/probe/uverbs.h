@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The verbs character devices: /dev/infiniband/uverbsN per RDMA device (libibverbs opens it for every
  * ibv_open_device) and rdma_cm (librdmacm). Missing nodes mean no ib_uverbs, or a container started without
  * --device=/dev/infiniband. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Non-blocking TCP with poll() deadlines: a silent or slow peer costs at most the timeout given. */
 #include "proto/channel.h"
 

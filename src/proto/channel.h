@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The control connection: TCP sockets carrying whole frames, every wait bounded by a deadline. */
 #ifndef ROCE_DOCTOR_CHANNEL_H
 #define ROCE_DOCTOR_CHANNEL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The client side of a test: HELLO/ACCEPT, then START, READY, the run, DONE, RESULT for each size, BYE.
  * Every reply is checked before it touches a queue pair; every wait is bounded by the timeout. */
 #include "proto/client.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The bw and lat client: one control connection to a serve, one set of QPs, every message size in turn. */
 #ifndef ROCE_DOCTOR_CLIENT_H
 #define ROCE_DOCTOR_CLIENT_H

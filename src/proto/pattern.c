@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* splitmix64 over 8-byte words: fast enough to fill and check 8 MiB per size, and no two seeds alike. */
 #include "proto/pattern.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The data pattern a receiver checks: a pseudo-random byte stream from a 32-bit seed, same on both sides. */
 #ifndef ROCE_DOCTOR_PATTERN_H
 #define ROCE_DOCTOR_PATTERN_H

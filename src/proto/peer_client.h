@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check --peer's client: what it asks a serve besides a bw test. Each call opens its own control connection,
  * bounds every wait by timeout_s, treats every byte from the serve as hostile, and explains a failure in one
  * line (the serve's address first). docs/bw-protocol.md, "Requests besides tests", has the frames. */

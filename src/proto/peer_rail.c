@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The rail probes of check --peer: an RC QP between the two ends of one rail (the serve's end named in
  * HELLO_ON, which the serve checks), one RDMA WRITE and its read-back; and a short bw run on the same ends. */
 #include <errno.h>

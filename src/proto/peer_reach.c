@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* peer_tcp_reach: the serve listens on an address of its own for a moment, we connect from an address of
  * ours, and its account of what arrived must match what we did: a serve that names another port than asked,
  * or an arrival from an address we did not use, is lying (or not a roce-doctor) and the probe says so. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* peer_snapshot: SNAPSHOT_REQ, then the serve's snapshot in numbered chunks, checked chunk by chunk (order,
  * declared total, size bound) and the whole by the snapshot reader. One deadline covers the whole transfer. */
 #include <errno.h>

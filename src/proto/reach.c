@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Sockets of the reachability probe: the serve's short-lived listener and the client's bound connection. */
 #include "proto/reach.h"
 

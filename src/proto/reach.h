@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The TCP reachability probe's sockets, shared by serve (the temporary listener) and the client (the
  * connection from a chosen local address): addresses in their 16-byte wire form and back. */
 #ifndef ROCE_DOCTOR_REACH_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* serve: accept one client, run its test, tear everything down, accept the next. While a test runs, the
  * listening socket is still watched so other clients get a clear refusal at once. Signals arrive through a
  * signalfd, so Ctrl-C and SIGTERM are just one more descriptor in every wait. */

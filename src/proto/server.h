@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The serve side: one test at a time over TCP, every other client refused, every input bounded. */
 #ifndef ROCE_DOCTOR_SERVER_H
 #define ROCE_DOCTOR_SERVER_H

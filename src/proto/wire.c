@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Frames in network byte order through a bounds-checked cursor; every decoded field is range-checked. */
 #include "proto/wire.h"
 

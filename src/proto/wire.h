@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The bw/lat/serve wire format: length-prefixed, magic-tagged, versioned frames with strict bounds.
  * Pure encoding and decoding, no I/O; docs/bw-protocol.md describes every field. */
 #ifndef ROCE_DOCTOR_WIRE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Byte sizes with binary suffixes. Every suffix is a power of 1024: a message size of "64KB" that meant
  * 64000 bytes would be a size nobody tests with, so KB is read as the KiB people mean by it. */
 #include "util/byte_size.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Message sizes as people write them: 4096, 64K, 64KB, 64KiB, 1m, 1MiB ... */
 #ifndef ROCE_DOCTOR_BYTE_SIZE_H
 #define ROCE_DOCTOR_BYTE_SIZE_H

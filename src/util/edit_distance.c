@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Levenshtein distance, one column at a time over b, so that the distance to every prefix of b comes out of
  * the same pass (NCCL_IB_HCA entries are prefixes). */
 #include "util/edit_distance.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Levenshtein distance for "did you mean" answers on short names (HCA names, check ids). */
 #ifndef ROCE_DOCTOR_EDIT_DISTANCE_H
 #define ROCE_DOCTOR_EDIT_DISTANCE_H

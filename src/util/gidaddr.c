@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Parsing and formatting of GIDs, and the address tests the GID choice depends on. */
 #include "util/gidaddr.h"
 

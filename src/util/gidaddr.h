@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* GIDs as the kernel writes them ("fe80:0000:...:3772") and what they mean as IP addresses. */
 #ifndef ROCE_DOCTOR_GIDADDR_H
 #define ROCE_DOCTOR_GIDADDR_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A malformed peer is the user's typo, not a resolver failure: it gets a usage error, not "cannot resolve". */
 #include "util/host_name.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Whether a peer given on the command line can be a host at all, before asking the resolver. */
 #ifndef ROCE_DOCTOR_HOST_NAME_H
 #define ROCE_DOCTOR_HOST_NAME_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A bounded list of formatted warning lines. */
 #include "util/notes.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Warnings gathered while probing: probes never print, commands decide where the notes go. */
 #ifndef ROCE_DOCTOR_NOTES_H
 #define ROCE_DOCTOR_NOTES_H

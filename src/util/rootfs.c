@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Root-relative file access: openat2(RESOLVE_IN_ROOT) keeps even absolute symlinks inside a replayed tree. */
 #include "util/rootfs.h"
 

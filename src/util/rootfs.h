@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Every host file read goes through here, so a whole host can be replayed from a directory (--root). */
 #ifndef ROCE_DOCTOR_ROOTFS_H
 #define ROCE_DOCTOR_ROOTFS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* One bounded appender, so each message builder does not carry its own. */
 #include "util/text_append.h"
 

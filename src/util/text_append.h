@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Appending formatted text to a fixed buffer: reasons and messages that are built piece by piece. */
 #ifndef ROCE_DOCTOR_TEXT_APPEND_H
 #define ROCE_DOCTOR_TEXT_APPEND_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* memlock.register: open a device, allocate a PD, register a buffer, release all in reverse order. */
 #include "verbs/mr_probe.h"
 

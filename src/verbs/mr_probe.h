@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Whether this process can really pin memory for RDMA: one ibv_reg_mr of a large buffer. */
 #ifndef ROCE_DOCTOR_MR_PROBE_H
 #define ROCE_DOCTOR_MR_PROBE_H

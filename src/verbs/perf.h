@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The RDMA side of bw, lat and serve: one device context, one registered buffer, N RC queue pairs, and the
  * loops that move data through them. Knows nothing of the network protocol that carries the endpoints. */
 #ifndef ROCE_DOCTOR_PERF_H

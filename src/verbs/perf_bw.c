@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The bandwidth loop: groups of pre-built work requests, one signaled per group, CQs polled in batches;
  * between completions it spins or sleeps on a completion event (enum perf_wait). */
 #include "verbs/perf_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The test context shared by the setup and the loops of the perf engine; not for use outside src/verbs. */
 #ifndef ROCE_DOCTOR_PERF_INTERNAL_H
 #define ROCE_DOCTOR_PERF_INTERNAL_H

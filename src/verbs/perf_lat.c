@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The latency loop: RDMA-write ping-pong on one QP, each side spinning on the last byte of its receive slot. */
 #include "verbs/perf_internal.h"
 

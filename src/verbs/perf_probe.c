@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The rail probe's traffic: one RDMA WRITE into the peer's buffer and one RDMA READ of it back, each waited
  * for with a short deadline, so a rail that drops RoCE is reported in about a second, not after a test. */
 #include <errno.h>

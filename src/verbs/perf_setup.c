@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The straight line of a test's resources: device, port, PD, buffer, MR, CQs, QPs; INIT -> RTR -> RTS. */
 #include "verbs/perf_internal.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* ibv_query_port on every device the provider libraries can open. */
 #include "verbs/port_attr.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What only the verbs API tells about a port: its active and maximum MTU. */
 #ifndef ROCE_DOCTOR_PORT_ATTR_H
 #define ROCE_DOCTOR_PORT_ATTR_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What a failed work completion usually means between two RoCE nodes, in words a person can act on. */
 #include <infiniband/verbs.h>
 

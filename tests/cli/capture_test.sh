@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tools/capture-host: a host captured into a tree replays through --root exactly as the host itself does.
 # Each fixture stands in for a host (captured with --from); the live /sys shows that pseudo-files (which
 # claim a size of 4096 or 0) are captured by content.

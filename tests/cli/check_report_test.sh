@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # check's report on a big host (issue 10): the verdict first, one table row per rail with the bad cell marked,
 # only the findings that are not ok (-v: all), one finding per root cause, colour and wrapping only where
 # asked, and the structured members of check's JSON.

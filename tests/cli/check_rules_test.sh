@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # check's rules and its id selection (issue 10) on the fixture hosts: the address family of netdev.*,
 # memlock.limit naming only calls that ran, NCCL_IB_HCA typos fixed to the nearest name, --only/--skip
 # refusing ids that match nothing, check --list and its completion.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The command line's input (issue 10): -h, malformed peers, --root where it cannot work, sizes and MTUs, the
 # real path of an empty tree, help's usage line, one spelling of a port, -v, and the shared options.
 # usage: cli_input_test.sh ROCE_DOCTOR FIXTURES_DIR   (TAP on stdout)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The command line on the fixture hosts: answers, exit codes, error lines, and JSON that parses.
 # usage: cli_test.sh ROCE_DOCTOR FIXTURES_DIR   (TAP on stdout)
 set -u

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # roce-doctor compare at scale: where a finding's text lists the first nodes of an odd value and "(+N more)",
 # its JSON `nodes` still names every odd node (a launcher's script reads them), and nothing else changes.
 BIN=$1 FIXTURES=$2

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # roce-doctor compare: snapshots of copies of eight-hca with planted differences (an MTU, a firmware) are
 # compared from files, a directory, stdin (JSON lines, pdsh prefixes, concatenated documents) and a real pdsh
 # launch, and exactly the planted nodes are named; every bad input gets one line naming file, line and member.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # gid --suggest and nccl-env on hosts with ports NCCL cannot use, IPv6-only tables, one address on two netdevs,
 # and rails of different speeds (issue 10: the GID choice and nccl-env items).
 # usage: gid_nccl_env_test.sh ROCE_DOCTOR FIXTURES_DIR   (TAP on stdout)

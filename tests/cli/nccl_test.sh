@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # roce-doctor nccl (issue 13, first half): the NCCL libraries and net plugins on the nccl-libs and nccl-bad
 # fixtures, each NCCL version's predicted GID index, --nccl-version, NCCL_IB_* settings, --from, bad input.
 # usage: nccl_test.sh ROCE_DOCTOR FIXTURES_DIR   (TAP on stdout)

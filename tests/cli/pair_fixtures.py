@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Fixture pairs for check --peer: the field notes' two-node pair (two 25 GbE ConnectX-6 Lx ports each, both rails
 in 192.168.88.0/24: a has .1 and .11, b has .2 and .22) made from the cx6lx-2port fixture's snapshot, one case per
 directory: OUT/CASE/a.json (node a, for --from), OUT/CASE/peer/snapshot.json (node b) and OUT/CASE/peer/probes.json

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # check --peer end to end on fixture pairs (tests/cli/pair_fixtures.py: the field notes' two-rail pair and one
 # change per case), the peer read through --peer-fixture: exact finding ids, the node each is marked with, the
 # fix on that node, exit codes; bad options and bad peer files. Usage: pair_test.sh ROCE_DOCTOR FIXTURES

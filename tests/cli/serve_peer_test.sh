@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # check --peer's requests, end to end on 127.0.0.1 (no RDMA needed): the client (tests/peer/peer_probe) against
 # a real 'roce-doctor serve' (snapshot, TCP reachability, the rail requests refused on a host without RDMA), and
 # against a hostile fake serve (tests/peer/fake_serve.py): each lie, each malformed or cut answer is one clear

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # roce-doctor snapshot and --from: a command answers from a snapshot exactly as it did on the host (every
 # fixture, every read-only command, check included), and a bad snapshot gets one line naming file, line and
 # member.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # roce-doctor topo on the GPU fixtures (issue 13, GPUs and rails): the GPU x NIC matrix, rails, twins, front-end
 # NICs, ACS and link width, the real flat H100 VM, hosts without GPUs or NICs, cut config files, bad input.
 # usage: topo_test.sh ROCE_DOCTOR FIXTURES_DIR   (TAP on stdout)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The documentation follows the binary: every command the binary lists is in the README's table, the man
 # page and the bash, zsh and fish completions; every long option a command's --help shows is completed for
 # that command by each shell, and so is every value of an option --help spells --opt=a|b|c;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The layers of STYLE.md, by their #include lines: src/model is the floor (its own headers, util/ and the
 # system's); src/core decides and src/output renders from the model alone (model/, core/, output/, util/), so
 # no rule and no renderer includes a reader's header (probe/, netcfg/, verbs/), the protocol or a command.

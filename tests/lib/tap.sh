@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Shared TAP plumbing for the shell tests: source it after setting BIN (the roce-doctor binary).
 #   run CMD...                  runs "$BIN" CMD..., stdout in $out, stderr in $err, exit status in $rc
 #   result NAME STATUS          one TAP line; on failure the captured stdout/stderr follow as comments

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """A hostile 'roce-doctor serve' for check --peer's client: it listens on 127.0.0.1, one port per MODE
 (the kernel picks each: a fixed range would meet a port the machine's other tests hold, many of them in the
 ephemeral range), prints "port MODE N" for each and then "listening", and answers each request on that port the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """check --peer's requests sent wrongly to a real 'roce-doctor serve': each probe opens its own connection and
 checks the answer (an ERROR or REFUSE frame with the right code, or the right frames in order).
 

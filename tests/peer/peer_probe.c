@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A test driver for check --peer's client (proto/peer_client.h) until check --peer exists, and after: it calls
  * one client function against a serve and prints what came back, one line, for the shell tests to assert on.
  *   peer_probe snapshot HOST PORT TIMEOUT

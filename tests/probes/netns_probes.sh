@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # nftables and ip-rule readers against the real kernel, in a network namespace of our own so this machine's
 # firewall and routing are never touched. Needs root, iproute2 and nft (nftables), else skipped.
 # With ROCE_DOCTOR, also `check --only firewall` on the empty and on the loaded ruleset (the rules, not just

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """A hostile client for 'roce-doctor serve': every probe opens its own connection to the serve, sends
 something broken (random bytes, truncated or oversized frames, wrong magic or version, unknown types,
 out-of-range HELLO fields, a connection that stalls, a valid HELLO and then a vanishing client) and checks

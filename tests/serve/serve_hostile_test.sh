@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # serve on 127.0.0.1 of this host (no RDMA needed: the protocol is tested, not the traffic) against the hostile
 # client, under valgrind when it is installed: every probe gets its answer and one log line, serve keeps
 # running, SIGTERM stops it with exit 0, and valgrind finds no invalid access and no leak.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check's report model: what each finding is about, one finding per root cause, the per-port table. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* gpu.rails, gpu.nic_distance, gpu.acs and gpu.pcie_link on the GPU fixtures: each firing on the host made
  * wrong, quiet (ok) where it is right, silent without GPUs. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Each check id fires on a host made wrong on purpose and stays quiet (ok) on a clean one. */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The command line's value parsers: message sizes in every common spelling, peers that cannot be hosts. */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* compare_node_from_snapshot: a snapshot without system sources leaves the system-derived members unknown; one
  * with them fills the pinned NCCL_IB_GID_INDEX and its source, the effective NCCL_* settings, memlock, the
  * firewall and the node's own check findings. (snapshot does not record `system` yet: built by hand here.) */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* compare over N nodes built from the eight-hca fixture: each compare.* id fires on a planted difference and
  * names exactly the odd nodes; clean sets give only ok findings; ties, unknowns, bounds; 10,000 nodes. */
 #include <arpa/inet.h>

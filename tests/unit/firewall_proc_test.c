@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* firewalld among the processes, and the legacy iptables tables the kernel has loaded. */
 #include "probe/firewall_proc.h"
 #include "probe_tree.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Probing a fixture tree the way the binary does under --root. */
 #ifndef ROCE_DOCTOR_FIXTURE_HOST_H
 #define ROCE_DOCTOR_FIXTURE_HOST_H

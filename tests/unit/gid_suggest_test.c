@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The GID choice on every fixture host, and on small hand-built ports for the corner cases. */
 #include <arpa/inet.h>
 

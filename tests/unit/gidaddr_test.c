@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* GID text parsing and the address tests the suggestion depends on. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* NVIDIA GPUs from PCI vendor and class: display and 3D controllers, not their audio functions. */
 #include "probe/gpu.h"
 #include "probe_tree.h"

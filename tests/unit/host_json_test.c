@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The host model through JSON and back (model/host_json.c): every fixture host and a model with every member
  * known round-trip byte for byte; every kind of bad document is refused with one message naming its JSON path,
  * and leaves the host empty (the suite also runs under ASan: nothing leaks on either path). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The round-trip tests' comparison: two JSON documents as text, and where they part when they differ. */
 #ifndef ROCE_DOCTOR_TEST_JSON_TEXT_H
 #define ROCE_DOCTOR_TEST_JSON_TEXT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* net.ipv4.ip_local_port_range, and the captured environment of check --root: two small procfs readers. */
 #include "probe/local_ports.h"
 #include "probe/proc_environ.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* memlock probes: /proc/self/limits, pam_limits precedence, systemd DefaultLimitMEMLOCK, accounts, containers. */
 #include "probe/container.h"
 #include "probe/memlock.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Kernel modules from /proc/modules, with /sys/module for built-ins and '-'/'_' spelled either way. */
 #include "probe/modules.h"
 #include "probe_tree.h"

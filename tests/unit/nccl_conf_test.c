@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* NCCL settings with NCCL's precedence and literal file syntax; NCCL_IB_HCA / NCCL_SOCKET_IFNAME matching. */
 #include "probe/nccl_conf.h"
 #include "probe_tree.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The NCCL finder's parsers on real and hostile input: ld.so.cache (the surveyed Ubuntu 24.04 GPU node's real
  * cache, every truncation of it, forged headers and offsets, the old and compat formats), the ELF .rodata
  * banner reader (the fixtures' libraries, every truncation, forged headers, a banner across a chunk edge),

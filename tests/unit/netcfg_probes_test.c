@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Run by tests/probes/netns_probes.sh inside a network namespace of its own: the nftables and ip-rule
  * readers against a ruleset and rules the script set up with nft and ip. Modes: empty, loaded, unprivileged. */
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Run inside a network namespace prepared by tests/netns/netns_test.sh: the live probe must see the veth
  * there with the MTU and addresses (and prefix lengths) that were configured, through real rtnetlink. */
 #include "fixture_host.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What a failed probe usually means, from both nodes' data: each cause (pinned GID index, no route, udp 4791
  * filtered on the side that drops it, path MTU, ARP flux) blamed on the right node with its fix; bootstrap TCP
  * that never arrived blamed on b's firewall; bw judged against 90% of the link on a NIC, only reported on rxe. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* nccl-env --peer's decision on hand-built pairs: a common GID index when both nodes agree, otherwise no pin
  * (NCCL >= 2.21's variables) and each node's own; NCCL_IB_HCA shared only where it selects nothing a node must
  * leave out; the launch lines. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The rails between two hand-built nodes: pairing by subnet (one /24 for both rails, or one per rail), crossed,
  * routed and missing rails, down ends, MTU and speed mismatches, the GID index each end uses against a pinned
  * NCCL_IB_GID_INDEX, and ARP flux with both rails in one subnet. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Two hand-built nodes for the pair rules: the field notes' pair (two ConnectX-6 Lx ports each, 25 Gb/s, MTU
  * 9000, both rails in 192.168.88.0/24: a has .1 and .11, b has .2 and .22), each a check_input the test changes
  * case by case. Static storage: nothing to free. */

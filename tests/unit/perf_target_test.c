@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* bw, lat and serve's choice of the local port and GID, on fixture hosts: the coverage that ran through
  * 'bw --root' before bw refused --root (it needs live devices), kept on the pure function that decides. */
 #include <arpa/inet.h>

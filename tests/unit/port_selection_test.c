@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Port selections: every spelling of a port parsed alike, netdev names resolved, one message listing what exists. */
 #include <errno.h>
 

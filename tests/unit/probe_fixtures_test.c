@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The sysfs probes on every fixture host: devices, ports, netdev map, GID tables, warnings. */
 #include "fixture_host.h"
 #include "tap.h"

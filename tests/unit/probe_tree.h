@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Fixture roots for the probe tests, and throwaway trees for cases one fixture cannot hold. */
 #ifndef ROCE_DOCTOR_PROBE_TREE_H
 #define ROCE_DOCTOR_PROBE_TREE_H

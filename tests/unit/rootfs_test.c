@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Root-relative reads: newline handling, truncation, and symlinks that must stay inside the root. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* route_lookup_oif against the kernel's own loopback routes (no root needed), as `ip route get` answers. */
 #include <errno.h>
 #include <net/if.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The snapshot document (model/snapshot_json.c, model/identity_json.c, probe/identity.c): every fixture's
  * snapshot round-trips byte for byte; every kind of bad input — not JSON, truncated, another schema, a newer
  * version, a member of the wrong type, oversized arrays and strings, a stream of several snapshots or one with

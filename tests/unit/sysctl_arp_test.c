@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* arp_ignore / arp_announce in effect: the larger of "all" and the device's own. */
 #include "probe/sysctl_arp.h"
 #include "probe_tree.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The system model through JSON and back (model/system_json.c): what check reads on every fixture tree, and a
  * live-like state with every member known, round-trip byte for byte, and the rules give the same findings from
  * the state read back as from the sources read; every kind of bad document is refused with one message naming

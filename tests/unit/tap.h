@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A minimal TAP producer for unit tests: CHECK records a failure and goes on. */
 #ifndef ROCE_DOCTOR_TAP_H
 #define ROCE_DOCTOR_TAP_H

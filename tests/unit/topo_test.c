@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* GPU-NIC relations, rails and twins on the GPU fixture trees; ACS parsing of whole, cut and broken config
  * spaces; PCIe links below their capability. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* uverbsN devices: their RDMA device, their /dev node, and access only asked when live. */
 #include <unistd.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The frames of check --peer's requests (SNAPSHOT_REQ/CHUNK, REACH_REQ/LISTENING/RESULT, HELLO_ON): each
  * survives encode and decode, and every bound the decoder enforces refuses the frame just past it. */
 #include <errno.h>

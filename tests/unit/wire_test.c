@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The bw/lat/serve wire format: every message survives encode and decode, and every malformed frame is
  * refused with the error the serve turns into its ERROR code. Also the data pattern and the slot sizes. */
 #include <errno.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # devices and gid under valgrind on every fixture host, then snapshot and --from: no leak, no invalid access. TAP on stdout.
 # usage: valgrind_test.sh ROCE_DOCTOR FIXTURES_DIR
 set -u

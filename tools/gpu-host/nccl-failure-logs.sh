@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # nccl-failure-logs.sh: more real NCCL/PyTorch failure logs for explain (issue 16), on the GPU host (run via the device tool, $OUT set). Writes $OUT/more-logs.tar.gz
 exec > "$OUT/more.txt" 2>&1
 cat > /tmp/ar.py <<'PY'

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # run-nccl.sh: roce-doctor's NCCL finder next to what the GPU machine itself says about its NCCLs.
 # usage: bash run-nccl.sh [DIR] > run-nccl.log 2>&1
 #   DIR holds the carried roce-doctor binary and lib/ (its shared libraries); default: this script's directory.

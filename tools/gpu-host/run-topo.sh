@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Compare roce-doctor's PCIe view (topo, check --only gpu) with what the GPU machine itself says.
 # usage: run-topo.sh [DIR]   DIR holds the carried roce-doctor binary and its lib/ (default: this script's dir)
 # Prints every command before its output and its exit status after; changes nothing on the machine.

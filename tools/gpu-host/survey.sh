@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # GPU host survey for issue 13/16 fixtures. Writes under $OUT.
 exec > "$OUT/log.txt" 2>&1
 S() { echo; echo "=== $*"; timeout 120 bash -c "$*"; echo "--- rc=$?"; }

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # One node's part of one case, started by runner.sh under `timeout` (its own process group, killed whole
 # afterwards). Order: memlock and setup_<node> from the case, the "ready" barrier (so neither node starts
 # before both are set up), then node_<node>. Its exit status is the node's rc for the case:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # Helpers inside a guest, for cases and ad-hoc `roce-vm pair` commands. Every wait here is bounded.
 #   barrier NAME [SECS]          both nodes meet here (TCP over 10.88.0.0/24); fails after SECS (default 60).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """One check --peer --json document (roce-doctor/pair/v1) as lines a case's check() can grep:
    schema S / verdict V
    rail I RDMA-A RDMA-B RDMA-OUTCOME       (rails[I]: A's device, B's device, rdma or "null")

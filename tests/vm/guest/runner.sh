@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # The case loop inside a guest (sourced by stage2.sh). Per case: apply what the case declares (MTU,
 # addresses, nftables), run this node's part under `timeout` in its own process group, hand its

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # PID 1 inside a guest, chrooted into the host's read-only root: load the RDMA modules from the cache, bring
 # up eth0 and rxe0 (and eth1, rxe1 with two rails), then either run one ad-hoc command (mode cmd) or the batch
 # of cases (mode cases), and power off. Progress lines go to $VM_SHARE/progress, which the host polls to tell a

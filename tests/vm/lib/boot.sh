@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash disable=SC2034  # sourced: the variables are used by the scripts that source it
 # Booting guests on the host: one share directory per node, qemu under timeout(1), and teardown that leaves
 # no qemu behind. Callers must `trap vm_teardown EXIT` (run-cases and roce-vm do).

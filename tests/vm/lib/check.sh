@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash disable=SC2034  # sourced: the variables are used by the scripts that source it
 # Host-side assertions for a case's check() function. Each assert prints "# ..." and records a failure
 # instead of stopping, so one run shows every problem of a case. The case fails if any assert failed or

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash disable=SC2034  # sourced: the variables are used by the scripts that source it
 # Host-side settings and small helpers shared by roce-vm, run-cases and meson-vm-test.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # `roce-vm setup`: Debian packages, Debian's own kernel unpacked into the cache, and a small initramfs.
 # Idempotent: every step checks first, so a second run takes well under a second.
