@@ -103,9 +103,11 @@ static void bad_headers_name_their_error(void)
 	CHECK(proto_decode_header(buf, &type, &length, why, sizeof(why)) == -EBADMSG);
 	CHECK(strstr(why, "not a roce-doctor frame") != NULL);
 	buf[0] = 'R';
-	buf[5] = 2;
+	buf[5] = PROTO_VERSION + 1;
 	CHECK(proto_decode_header(buf, &type, &length, why, sizeof(why)) == -EPROTONOSUPPORT);
-	buf[5] = 1;
+	buf[5] = PROTO_VERSION - 1;    /* the protocol before the secret's GREETING: refused too */
+	CHECK(proto_decode_header(buf, &type, &length, why, sizeof(why)) == -EPROTONOSUPPORT);
+	buf[5] = PROTO_VERSION;
 	buf[7] = PROTO_TYPE_MAX + 1;
 	CHECK(proto_decode_header(buf, &type, &length, why, sizeof(why)) == -ENOMSG);
 	buf[7] = PROTO_BYE;
