@@ -12,18 +12,18 @@ static const char *const column_members[PORT_COL_COUNT] = {
 	[PORT_COL_NUMA] = "numa_node",
 };
 
-/* "a\nb" -> ["a", "b"]; [] for no fix. */
-static json_t *fix_lines(const char *fix)
+json_t *split_json(const char *text, char sep)
 {
-	json_t *lines = json_array();
+	const char seps[2] = { sep, '\0' };
+	json_t *parts = json_array();
 
-	while (fix && *fix) {
-		size_t len = strcspn(fix, "\n");
+	while (text && *text) {
+		size_t len = strcspn(text, seps);
 
-		json_array_append_new(lines, json_stringn(fix, len));
-		fix += len + (fix[len] == '\n');
+		json_array_append_new(parts, json_stringn(text, len));
+		text += len + (text[len] == sep);
 	}
-	return lines;
+	return parts;
 }
 
 json_t *finding_json(const struct finding *it)
@@ -36,7 +36,7 @@ json_t *finding_json(const struct finding *it)
 		json_array_append_new(covers, json_string(it->covers[k]));
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id", it->id, "area", area,
 			 "severity", severity_name(it->severity), "subject", it->subject, "message", it->message, "fix",
-			 json_str_or_null(it->fix), "fix_lines", fix_lines(it->fix), "device",
+			 json_str_or_null(it->fix), "fix_lines", split_json(it->fix, '\n'), "device",
 			 json_str_or_null(it->device), "port", it->port ? json_integer(it->port) : json_null(), "netdev",
 			 json_str_or_null(it->netdev), "file", json_str_or_null(it->file), "covers", covers);
 }

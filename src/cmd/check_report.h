@@ -7,6 +7,9 @@
 
 #include "core/port_table.h"
 
+/* "a\nb" -> ["a", "b"] with sep '\n' (a fix's lines), "a,b" with ','; [] for NULL or "". */
+json_t *split_json(const char *text, char sep);
+
 /* One finding as check/v1 writes it (compare/v1 adds "nodes"). */
 json_t *finding_json(const struct finding *it);
 

@@ -7,20 +7,6 @@
 #include "cmd/check_report.h"
 #include "output/render.h"
 
-/* "a,b" -> ["a", "b"]. */
-static json_t *id_list(const char *ids)
-{
-	json_t *list = json_array();
-
-	while (ids && *ids) {
-		size_t len = strcspn(ids, ",");
-
-		json_array_append_new(list, json_stringn(ids, len));
-		ids += len + (ids[len] == ',');
-	}
-	return list;
-}
-
 /* Whether id is one of the comma list ids. */
 static bool listed(const char *ids, const char *id)
 {
@@ -47,19 +33,6 @@ static json_t *host_findings(const struct log_hit *hit, const struct findings *h
 	return list;
 }
 
-static json_t *fix_lines(const char *fix)
-{
-	json_t *lines = json_array();
-
-	while (fix && *fix) {
-		size_t len = strcspn(fix, "\n");
-
-		json_array_append_new(lines, json_stringn(fix, len));
-		fix += len + (fix[len] == '\n');
-	}
-	return lines;
-}
-
 static json_t *hit_json(const struct log_hit *hit, const struct findings *host)
 {
 	json_t *lines = json_array();
@@ -69,7 +42,7 @@ static json_t *hit_json(const struct log_hit *hit, const struct findings *host)
 	return json_pack("{s:s, s:s, s:o, s:I, s:s, s:s, s:s, s:o, s:s, s:o, s:o}", "id", hit->pattern->id, "severity",
 			 severity_name(hit->pattern->severity), "lines", lines, "count", (json_int_t)hit->count,
 			 "quote", hit->quote, "message", hit->message, "source", hit->pattern->source, "checks",
-			 id_list(hit->pattern->checks), "fix", hit->fix, "fix_lines", fix_lines(hit->fix), "host",
+			 split_json(hit->pattern->checks, ','), "fix", hit->fix, "fix_lines", split_json(hit->fix, '\n'), "host",
 			 host ? host_findings(hit, host) : json_null());
 }
 
@@ -129,7 +102,7 @@ json_t *explain_list_doc(void)
 		json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o}", "id", p->id, "severity",
 						      severity_name(p->severity), "needle", p->needle, "regex",
 						      json_str_or_null(p->regex), "source", p->source, "checks",
-						      id_list(p->checks), "fact", json_str_or_null(p->fact)));
+						      split_json(p->checks, ','), "fact", json_str_or_null(p->fact)));
 	}
 	json_object_set_new(doc, "patterns", rows);
 	return doc;

@@ -39,13 +39,13 @@ static bool parse_entry(char *text, struct nccl_if_entry *e)
 	return true;
 }
 
-void nccl_if_list_parse(const char *value, size_t max, struct nccl_if_list *out)
+/* The part every version reads alike: out emptied, a leading '^' (exclude) then '=' (exact names) taken,
+ * max clamped to what out holds. The entries' text, or NULL for no value. */
+static const char *list_start(const char *value, size_t *max, struct nccl_if_list *out)
 {
-	char *copy, *save = NULL;
-
 	memset(out, 0, sizeof(*out));
 	if (!value)
-		return;
+		return NULL;
 	if (*value == '^') {
 		out->exclude = true;
 		value++;
@@ -54,8 +54,18 @@ void nccl_if_list_parse(const char *value, size_t max, struct nccl_if_list *out)
 		out->exact = true;
 		value++;
 	}
-	if (max > NCCL_IB_HCA_ENTRIES_MAX)
-		max = NCCL_IB_HCA_ENTRIES_MAX;
+	if (*max > NCCL_IB_HCA_ENTRIES_MAX)
+		*max = NCCL_IB_HCA_ENTRIES_MAX;
+	return value;
+}
+
+void nccl_if_list_parse(const char *value, size_t max, struct nccl_if_list *out)
+{
+	char *copy, *save = NULL;
+
+	value = list_start(value, &max, out);
+	if (!value)
+		return;
 	copy = strdup(value);
 	if (!copy)
 		return;
@@ -76,19 +86,9 @@ void nccl_if_list_parse_legacy(const char *value, size_t max, struct nccl_if_lis
 {
 	const char *p;
 
-	memset(out, 0, sizeof(*out));
+	value = list_start(value, &max, out);
 	if (!value)
 		return;
-	if (*value == '^') {
-		out->exclude = true;
-		value++;
-	}
-	if (*value == '=') {
-		out->exact = true;
-		value++;
-	}
-	if (max > NCCL_IB_HCA_ENTRIES_MAX)
-		max = NCCL_IB_HCA_ENTRIES_MAX;
 	/* Entry by entry as NCCL's character loop goes: a prefix ends at ':' (then the port is atoi of the rest,
 	 * and the loop skips to the next ',') or at ','; an empty prefix is no entry. */
 	for (p = value; *p;) {
