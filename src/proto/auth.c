@@ -48,9 +48,10 @@ static int opening_frame(int fd, uint8_t want, int timeout_ms, const char *where
 	int ret = chan_recv(fd, m, timeout_ms, why, sizeof(why));
 
 	if (ret == -ETIMEDOUT) {
+		/* A silent serve is most often a stopped or hung one; an old one is the other reason for GREETING. */
 		snprintf(err, err_size, "the serve at %s sent no %s within %d s%s", where, proto_type_name(want),
-			 timeout_ms / 1000, want == PROTO_GREETING ? " (a roce-doctor serve older than protocol 2 sends "
-			 "none: run the same version on both nodes)" : "");
+			 timeout_ms / 1000, want == PROTO_GREETING ? " (stopped, hung or swamped; or a roce-doctor serve "
+			 "older than protocol 2, which sends none: run the same version on both nodes)" : "");
 		return ret;
 	}
 	if (ret == -ECONNRESET) {

@@ -137,7 +137,7 @@ for c in "malformed|sent a snapshot that is not valid: line 1 column [0-9]+" \
 done
 probe snapshot 127.0.0.1 "$(at no-greeting)" 1
 check "fake serve of protocol 1 (no GREETING): the client says so at --timeout" 1 \
-	"^error -110: the serve at 127.0.0.1:$(at no-greeting) sent no GREETING within 1 s \\(a roce-doctor serve older than protocol 2" 3
+	"^error -110: the serve at 127.0.0.1:$(at no-greeting) sent no GREETING within 1 s \\(stopped, hung or swamped; or a roce-doctor serve older than protocol 2" 3
 probe snapshot 127.0.0.1 "$(at stall)" 2
 check "fake serve stops halfway: the client gives up at --timeout, says how far it got" 1 \
 	"stopped answering after [0-9]+ of [0-9]+ snapshot bytes \\(--timeout 2 s\\)" 3
