@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "probe/hw_counters.h"
 
@@ -23,6 +24,16 @@ int bw_counters_init(struct bw_counters *c, const char *device, unsigned port)
 	}
 	/* bw runs on the live host only: the counters are this host's sysfs. */
 	c->root_open = rootfs_open(&c->root, NULL) == 0;
+	c->lifespan_ms = 10;
+	if (c->root_open) {
+		char text[32];
+
+		/* The kernel answers hw_counters reads from a copy at most 'lifespan' ms old (10 by default). */
+		if (rootfs_read(&c->root, text, sizeof(text), "sys/class/infiniband/%s/ports/%u/hw_counters/lifespan",
+				device, port) > 0 ||
+		    rootfs_read(&c->root, text, sizeof(text), "sys/class/infiniband/%s/hw_counters/lifespan", device) > 0)
+			c->lifespan_ms = (unsigned)strtoul(text, NULL, 10) % 10000;
+	}
 	return 0;
 }
 
@@ -37,6 +48,10 @@ void bw_counters_after(struct bw_counters *c)
 	json_t *obj;
 	size_t n;
 
+	/* Past the kernel's cached copy, so a short size's packets land in its own reading, not the next's. */
+	if (c->have_before)
+		nanosleep(&(struct timespec){ .tv_sec = (c->lifespan_ms + 1) / 1000,
+					      .tv_nsec = (long)((c->lifespan_ms + 1) % 1000) * 1000000L }, NULL);
 	if (!c->have_before || hw_counters_read(&c->root, c->device, c->port, c->after) != 0) {
 		json_array_append_new(c->sizes, json_null());
 		return;

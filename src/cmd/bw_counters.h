@@ -17,6 +17,7 @@ struct bw_counters {
 	unsigned port;
 	struct hw_counter_set *before, *after;
 	bool have_before;
+	unsigned lifespan_ms;    /* how old a counter the kernel may answer with (hw_counters/lifespan) */
 	json_t *sizes;           /* one member a size: the moved counters, or null when unreadable */
 };
 
