@@ -194,12 +194,24 @@ static size_t count_id(const struct findings *f, const char *id)
 	return n;
 }
 
+/* TAP diagnostics: every line starts with '#', a fix of several lines too (else meson reads them as output
+ * it does not know). */
 static void dump(const struct findings *f, const char *id)
 {
-	for (size_t i = 0; i < f->count; i++)
-		if (!id || strcmp(f->items[i].id, id) == 0)
-			printf("# %s %s [%s] %s\n#   fix: %s\n", f->items[i].id, severity_name(f->items[i].severity),
-			       f->items[i].subject, f->items[i].message, f->items[i].fix ? f->items[i].fix : "-");
+	for (size_t i = 0; i < f->count; i++) {
+		const char *fix = f->items[i].fix ? f->items[i].fix : "-";
+
+		if (id && strcmp(f->items[i].id, id) != 0)
+			continue;
+		printf("# %s %s [%s] %s\n", f->items[i].id, severity_name(f->items[i].severity), f->items[i].subject,
+		       f->items[i].message);
+		while (*fix) {
+			size_t len = strcspn(fix, "\n");
+
+			printf("#   fix: %.*s\n", (int)len, fix);
+			fix += len + (fix[len] == '\n');
+		}
+	}
 }
 
 /* The finding with id names exactly the odd nodes (in its message and its fix) and no other node. */
