@@ -175,7 +175,7 @@ out:
 		if (s >= 0)
 			close(s);
 		snprintf(err, err_size, "cannot connect to %s: %s%s", where, strerror(-ret),
-			 ret == -ECONNREFUSED ? " (is 'roce-doctor serve' running there, on that --port?)"
+			 ret == -ECONNREFUSED ? " (is 'roce-doctor serve' running there, listening on that port?)"
 			 : ret == -ETIMEDOUT ? " (a firewall dropping the port, or the wrong address?)" : "");
 		return ret;
 	}
