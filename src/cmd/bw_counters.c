@@ -32,7 +32,10 @@ int bw_counters_init(struct bw_counters *c, const char *device, unsigned port)
 		if (rootfs_read(&c->root, text, sizeof(text), "sys/class/infiniband/%s/ports/%u/hw_counters/lifespan",
 				device, port) > 0 ||
 		    rootfs_read(&c->root, text, sizeof(text), "sys/class/infiniband/%s/hw_counters/lifespan", device) > 0)
-			c->lifespan_ms = (unsigned)strtoul(text, NULL, 10) % 10000;
+			c->lifespan_ms = (unsigned)strtoul(text, NULL, 10);
+		/* bw sleeps this long after every size: a value over 10 s is read as 10 s, not waited out. */
+		if (c->lifespan_ms > 10000)
+			c->lifespan_ms = 10000;
 	}
 	return 0;
 }

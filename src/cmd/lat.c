@@ -139,14 +139,9 @@ int cmd_lat(struct app *app, int argc, char **argv)
 		return EXIT_USAGE;
 	if (app_resolve_format(app, "lat", a.format_given, &a.format) != EXIT_OK)
 		return EXIT_USAGE;
-	code = app_read_secret(app, &secret);
-	if (code == EXIT_OK)
-		code = perf_client_prepare(app, &a.conn, &cfg, &target, &warnings);
-	if (code != EXIT_OK) {
-		app_free_secret(secret);
+	code = perf_client_prepare(app, &a.conn, &cfg, &target, &warnings, &secret);
+	if (code != EXIT_OK)
 		return code;
-	}
-	cfg.secret = secret;
 	cfg.size_count = perf_sizes(&a.sizes, 2, sizes);
 	cfg.sizes = sizes;
 	cfg.test = PROTO_TEST_LAT;

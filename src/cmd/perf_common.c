@@ -287,8 +287,9 @@ static void sockaddr_as_gid(const struct sockaddr_storage *ss, struct in6_addr *
 	}
 }
 
-int perf_client_prepare(const struct app *app, const struct perf_conn_args *a, struct client_config *cfg,
-			struct perf_target *target, struct notes *warnings)
+/* perf_client_prepare's work once the secret is read. */
+static int prepare_target(const struct app *app, const struct perf_conn_args *a, struct client_config *cfg,
+			  struct perf_target *target, struct notes *warnings)
 {
 	struct port_selection chosen = { .port = 0 };
 	struct in6_addr peer_gid;
@@ -330,6 +331,22 @@ int perf_client_prepare(const struct app *app, const struct perf_conn_args *a, s
 	cfg->mtu_request = a->mtu ? perf_mtu_enum(a->mtu) : 0;
 	cfg->timeout_s = app->timeout_s ? app->timeout_s : 10;
 	cfg->verify = !a->no_verify;
+	return EXIT_OK;
+}
+
+int perf_client_prepare(const struct app *app, const struct perf_conn_args *a, struct client_config *cfg,
+			struct perf_target *target, struct notes *warnings, struct secret **secret)
+{
+	int code = app_read_secret(app, secret);
+
+	if (code == EXIT_OK)
+		code = prepare_target(app, a, cfg, target, warnings);
+	if (code != EXIT_OK) {
+		app_free_secret(*secret);
+		*secret = NULL;
+		return code;
+	}
+	cfg->secret = *secret;
 	return EXIT_OK;
 }
 

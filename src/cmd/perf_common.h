@@ -75,9 +75,11 @@ size_t perf_sizes(const struct perf_size_args *a, uint32_t fallback, uint32_t si
 
 /* Resolves the peer, probes the host and chooses the local port and GID (-v: says which sources answered); prints why not (and the probe's
  * warnings) and returns the exit code when it cannot. On EXIT_OK, cfg has peer, device, port, gid, mtu,
- * timeout and verify set, and warnings holds the probe's warnings for the command's document (notes_free). */
+ * timeout, verify and --secret-file's secret set (*secret: the caller's to app_free_secret; NULL without the
+ * option, and freed here when it returns an error), and warnings holds the probe's warnings for the command's
+ * document (notes_free). */
 int perf_client_prepare(const struct app *app, const struct perf_conn_args *a, struct client_config *cfg,
-			struct perf_target *target, struct notes *warnings);
+			struct perf_target *target, struct notes *warnings, struct secret **secret);
 
 /* The members bw and lat documents share: peer, local and remote ends, path MTU, error (null when none). */
 void perf_doc_common(json_t *doc, const struct perf_conn_args *a, const struct perf_target *t,
