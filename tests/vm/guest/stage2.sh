@@ -28,9 +28,12 @@ mount -t devpts devpts /dev/pts 2>/dev/null
 # The host directories our tmpfs /tmp, /run, /var/tmp hide (a checkout, build or cache under /tmp), exported
 # by the host as 9p tags x0, x1, ...: mounted at their own paths before anything (modprobe from the cache,
 # the cases from the checkout) needs them.
+# Cached as the host root is (the init says why), unless roce_vm_9p_cache= says otherwise.
+VM_9P_CACHE=loose
+for w in $(cat /proc/cmdline); do case $w in roce_vm_9p_cache=*) VM_9P_CACHE=${w#*=} ;; esac; done
 for i in "${!VM_EXPORTS[@]}"; do
 	mkdir -p "${VM_EXPORTS[$i]}" &&
-		mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 "x$i" "${VM_EXPORTS[$i]}" ||
+		mount -t 9p -o "trans=virtio,version=9p2000.L,ro,msize=262144,cache=$VM_9P_CACHE" "x$i" "${VM_EXPORTS[$i]}" ||
 		echo "roce-vm: node $VM_NODE: could not mount the host's ${VM_EXPORTS[$i]} (9p tag x$i)" >&2   # the console: the host shows its tail when the node fails
 done
 mkdir -p /dev/shm && mount -t tmpfs -o mode=1777 tmpfs /dev/shm
