@@ -103,13 +103,14 @@ static void host_side(const struct check_input *in, struct verdict *v)
 		reason(v, SIDE_UNKNOWN, NULL, "the nvidia module's flavour is unknown (no /proc/driver/nvidia/version: "
 		       "the driver is not loaded%s)", in->live ? "" : ", or the tree did not capture it");
 	} else {
-		snprintf(major, sizeof(major), "%lu", strtoul(g->driver_version, NULL, 10));
+		/* the package of the same branch where the version is known, the meta package otherwise */
+		snprintf(major, sizeof(major), g->driver_version[0] ? "-%lu" : "", strtoul(g->driver_version, NULL, 10));
 		if (g->flavor == NVIDIA_FLAVOR_PROPRIETARY) {
-			snprintf(fix, sizeof(fix), "apt install nvidia-driver-%s-open   # the open flavour of the same driver "
+			snprintf(fix, sizeof(fix), "apt install nvidia-driver%s-open   # the open flavour of the same driver "
 				 "(dnf: nvidia-open); then reboot", major);
 			reason(v, SIDE_BLOCKED, fix, "the proprietary nvidia module %s exports no dma-buf, only the open "
 			       "one does", g->driver_version[0] ? g->driver_version : "(version unknown)");
-		} else if (strtoul(g->driver_version, NULL, 10) < DRIVER_MIN) {
+		} else if (g->driver_version[0] && strtoul(g->driver_version, NULL, 10) < DRIVER_MIN) {
 			reason(v, SIDE_BLOCKED, "apt install nvidia-open   # a driver >= 515, open flavour",
 			       "the open nvidia module %s predates dma-buf export (515)", g->driver_version);
 		}

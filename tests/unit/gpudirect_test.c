@@ -191,6 +191,17 @@ static void neither_path_warns_with_both_fixes(void)
 	w.host.device_count = 0;   /* no RDMA device: NCCL would not use GPUDirect anyway */
 	it = judge(&w);
 	CHECK(it && it->severity == SEVERITY_INFO);
+	w.gd.driver_version[0] = '\0';   /* version unknown: the meta package, no "nvidia-driver-0-open" */
+	it = judge(&w);
+	CHECK(it && has(it->fix, "apt install nvidia-driver-open") && has(it->message, "(version unknown)"));
+
+	world_init(&w);
+	w.gd.driver_version[0] = '\0';   /* the open flavour of an unknown version is not judged old */
+	it = judge(&w);
+	CHECK(it && it->severity == SEVERITY_INFO && strcmp(it->subject, "dma-buf") == 0);
+	snprintf(w.gd.driver_version, sizeof(w.gd.driver_version), "510.47.03");
+	it = judge(&w);
+	CHECK(it && it->severity == SEVERITY_WARN && has(it->message, "predates dma-buf export (515)"));
 
 	world_init(&w);
 	snprintf(w.gd.kernel_release, sizeof(w.gd.kernel_release), "5.10.0-28-amd64");
