@@ -3,7 +3,7 @@
 # gpu.peermem knows GPUDirect RDMA over dma-buf (issue 13): per state of the fixtures (h100-vm: the real H100's
 # open module, no RDMA device; dgx-h100: proprietary module, neither path; gb10-twin: open module, NIC side known
 # only live or from a snapshot, here an edited one), NCCL_DMABUF_ENABLE=0, and a bad recorded test refused.
-# usage: gdr_test.sh ROCE_DOCTOR FIXTURES_DIR   (TAP on stdout; about 1 s)
+# usage: gdr_test.sh ROCE_DOCTOR FIXTURES_DIR   (TAP on stdout; about 1 s idle, one python3)
 set -u
 BIN=$1
 FIX=$2
@@ -29,31 +29,28 @@ grep -q 'fix: roce-doctor check --only gpu.peermem' "$out"; result "gb10-twin: f
 # A snapshot of gb10-twin with NCCL's NIC test recorded as a live run would record it.
 run --root "$FIX/gb10-twin" snapshot
 cp "$out" "$scratch/gb10.json"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); g=d["system"]["gpudirect"]
-sys.exit(0 if g == {"nvidia_module": "open", "driver_version": "580.95.05", "kernel_release": "6.11.0-1016-nvidia",
-                    "dmabuf_test": None} else 1)' "$scratch/gb10.json"
-result "snapshot records the module, the kernel, and no NIC test (null) under --root" $?
-recorded() {   # FILE STEP ERRNO...: one dmabuf_test entry per rocep1s0f* device
-	python3 - "$scratch/gb10.json" "$@" <<'PY'
+# One python3 (its start is most of this test's time): checks what was recorded, writes the edited copies.
+python3 - "$scratch" <<'PY'
 import json, sys
-d = json.load(open(sys.argv[1]))
-step, errs = sys.argv[3], sys.argv[4:]
-d["system"]["gpudirect"]["dmabuf_test"] = [{"device": "rocep1s0f%d" % i, "step": step, "errno": int(e)}
-                                           for i, e in enumerate(errs)]
-json.dump(d, open(sys.argv[2], "w"))
+d = json.load(open(sys.argv[1] + "/gb10.json"))
+g = d["system"]["gpudirect"]
+if g != {"nvidia_module": "open", "driver_version": "580.95.05", "kernel_release": "6.11.0-1016-nvidia",
+         "dmabuf_test": None}:
+    sys.exit(1)
+for name, step, errs in (("ok", "ibv_reg_dmabuf_mr", (9, 9)), ("refused", "ibv_reg_dmabuf_mr", (9, 95)),
+                         ("bad", "ibv_reg_mr", (9,))):
+    g["dmabuf_test"] = [{"device": "rocep1s0f%d" % i, "step": step, "errno": e} for i, e in enumerate(errs)]
+    json.dump(d, open("%s/%s.json" % (sys.argv[1], name), "w"))
 PY
-}
-recorded "$scratch/ok.json" ibv_reg_dmabuf_mr 9 9
+result "snapshot records the module, the kernel, and no NIC test (null) under --root" $?
 expect "--from a snapshot whose NICs answered EBADF: ok through dma-buf" 0 \
 	'OK    gpu.peermem +dma-buf: 1 NVIDIA GPU.*through dma-buf.*rocep1s0f0, rocep1s0f1 take dma-buf' \
 	-- --from "$scratch/ok.json" check -v --only gpu.peermem
-recorded "$scratch/refused.json" ibv_reg_dmabuf_mr 9 95
 expect "--from a snapshot where one NIC answered EOPNOTSUPP: warn naming it, both fixes" 1 \
 	'WARN  gpu.peermem +rocep1s0f1: .*refuses dma-buf memory regions \(ibv_reg_dmabuf_mr: Operation not supported\)' \
 	-- --from "$scratch/refused.json" check --only gpu.peermem
 grep -q 'fix: modprobe nvidia_peermem' "$out" && grep -q 'rdma-core (>= 34)' "$out"
 result "refused: the module, or a provider that registers dma-buf" $?
-recorded "$scratch/bad.json" ibv_reg_mr 9
 bad "--from a snapshot with an unknown test step: refused with its path" 3 \
 	'gpudirect\.dmabuf_test\[0\]\.step.*"ibv_reg_dmabuf_mr", "ibv_open_device" or "ibv_alloc_pd"' \
 	-- --from "$scratch/bad.json" check --only gpu.peermem
