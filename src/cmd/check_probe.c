@@ -15,6 +15,7 @@
 #include "probe/container.h"
 #include "probe/firewall_proc.h"
 #include "probe/gpu.h"
+#include "probe/gpudirect.h"
 #include "probe/local_ports.h"
 #include "probe/memlock.h"
 #include "probe/modules.h"
@@ -25,6 +26,7 @@
 #include "probe/sysctl_arp.h"
 #include "probe/user_info.h"
 #include "probe/uverbs.h"
+#include "verbs/dmabuf_probe.h"
 #include "verbs/mr_probe.h"
 
 extern char **environ;
@@ -142,6 +144,11 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 	if (wants(wanted, "gpu.peermem")) {
 		gpu_list_read(&root, &p->gpus, notes);
 		in->gpus = &p->gpus;
+		gpudirect_read(&root, &p->gpudirect);
+		/* NCCL's own NIC-side test, only where NCCL would run it: live, GPUs and RDMA devices present */
+		if (root.live && p->gpus.count && host->device_count)
+			verbs_test_dmabuf(&p->gpudirect);
+		in->gpudirect = &p->gpudirect;
 	}
 	if ((wants(wanted, "gpu.rails") || wants(wanted, "gpu.nic_distance") || wants(wanted, "gpu.acs") ||
 	     wants(wanted, "gpu.pcie_link")) && pci_topology_read(&root, &p->pci, notes) == 0)

@@ -24,6 +24,7 @@ struct check_probe {
 	struct ip_rule_list rules;
 	struct netdev_arp *arp;
 	struct gpu_list gpus;
+	struct gpudirect_info gpudirect;
 	struct pci_topology pci;
 	struct nccl_conf nccl;
 	struct nccl_if_list hca;

@@ -9,6 +9,7 @@
 #include "model/container.h"
 #include "model/firewall.h"
 #include "model/gpu.h"
+#include "model/gpudirect.h"
 #include "model/host.h"
 #include "model/memlock.h"
 #include "model/modules.h"
@@ -46,6 +47,7 @@ struct check_input {
 	const struct netdev_arp *arp;
 	size_t arp_count;
 	const struct gpu_list *gpus;
+	const struct gpudirect_info *gpudirect;   /* NVIDIA module, kernel, NIC dma-buf test */
 	const struct pci_topology *pci;        /* GPUs' and NICs' PCIe placement */
 	const struct nccl_conf *nccl;
 	char port_range[32];                   /* net.ipv4.ip_local_port_range as "32768-60999"; empty: unknown */
@@ -65,7 +67,8 @@ void check_memlock(const struct check_input *in, struct findings *out);   /* mem
 void check_firewall(const struct check_input *in, struct findings *out);  /* firewall.* */
 void check_same_subnet(const struct check_input *in, struct findings *out);  /* net.same_subnet */
 void check_nccl(const struct check_input *in, struct findings *out);      /* nccl.* */
-void check_gpu_topology(const struct check_input *in, struct findings *out);   /* gpu.rails, gpu.acs, ... */
+void check_gpu_topology(const struct check_input *in, struct findings *out);
+void check_gpudirect(const struct check_input *in, struct findings *out);      /* gpu.peermem: peer memory or dma-buf */   /* gpu.rails, gpu.acs, ... */
 
 /* NCCL_IB_HCA as the port selection: selection points to a struct nccl_if_list. */
 bool nccl_hca_port_selected(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* rdma.uverbs, kernel.modules, gpu.peermem: the kernel pieces between an RDMA device and a process using it. */
+/* rdma.uverbs, kernel.modules, gpu.peermem: the kernel pieces between an RDMA device and a process using it
+ * (gpu.peermem's rule is core/gpudirect.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -126,30 +127,9 @@ static void check_modules(const struct check_input *in, struct findings *out)
 	}
 }
 
-static void check_peermem(const struct check_input *in, struct findings *out)
-{
-	if (!in->gpus || !in->modules || !findings_wanted(out, "gpu.peermem") || in->gpus->count == 0)
-		return;
-	if (!in->modules->proc_known) {
-		finding_add(out, "gpu.peermem", SEVERITY_INFO, "/proc/modules", NULL,
-			    "%zu NVIDIA GPU(s); whether nvidia_peermem is loaded is unknown", in->gpus->count);
-		return;
-	}
-	if (module_loaded(in->modules, "nvidia_peermem") || module_loaded(in->modules, "nv_peer_mem")) {
-		finding_add(out, "gpu.peermem", SEVERITY_OK, module_loaded(in->modules, "nvidia_peermem") ?
-			    "nvidia_peermem" : "nv_peer_mem", NULL, "%zu NVIDIA GPU(s), GPUDirect RDMA module loaded",
-			    in->gpus->count);
-		return;
-	}
-	finding_add(out, "gpu.peermem", SEVERITY_INFO, in->gpus->items[0].pci_address,
-		    "modprobe nvidia_peermem\necho nvidia_peermem > /etc/modules-load.d/nvidia-peermem.conf   # at every boot",
-		    "%zu NVIDIA GPU(s) but neither nvidia_peermem nor nv_peer_mem is loaded: NCCL stages GPU buffers "
-		    "through host memory (no GPUDirect RDMA)", in->gpus->count);
-}
-
 void check_system(const struct check_input *in, struct findings *out)
 {
 	check_uverbs(in, out);
 	check_modules(in, out);
-	check_peermem(in, out);
+	check_gpudirect(in, out);
 }

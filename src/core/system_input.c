@@ -97,6 +97,8 @@ int system_from_check_input(const struct check_input *in, char *const *envp, str
 		out->gpus = *in->gpus;
 		out->gpus.items = copy_array(in->gpus->items, in->gpus->count, sizeof(*in->gpus->items), &ok);
 	}
+	if ((out->gpudirect_read = in->gpudirect != NULL))
+		out->gpudirect = *in->gpudirect;
 	if ((out->pci_read = in->pci != NULL)) {
 		out->pci = *in->pci;
 		out->pci.functions = copy_array(in->pci->functions, in->pci->count, sizeof(*in->pci->functions), &ok);
@@ -137,6 +139,7 @@ void system_to_check_input(const struct system_state *s, struct nccl_if_list *hc
 	in->arp_count = s->arp_read ? s->arp_count : 0;
 	in->ip_rules = s->arp_read ? &s->ip_rules : NULL;
 	in->gpus = s->gpus_read ? &s->gpus : NULL;
+	in->gpudirect = s->gpudirect_read ? &s->gpudirect : NULL;
 	in->pci = s->pci_read ? &s->pci : NULL;
 	in->nccl = s->nccl_read ? &s->nccl : NULL;
 	in->reg = s->reg_read ? &s->reg : NULL;

@@ -12,6 +12,7 @@
 #include "model/container.h"
 #include "model/firewall.h"
 #include "model/gpu.h"
+#include "model/gpudirect.h"
 #include "model/memlock.h"
 #include "model/modules.h"
 #include "model/nccl.h"
@@ -73,6 +74,8 @@ struct system_state {
 	struct ip_rule_list ip_rules;
 	bool gpus_read;
 	struct gpu_list gpus;
+	bool gpudirect_read;                /* with the GPUs (gpu.peermem): the dma-buf path's facts */
+	struct gpudirect_info gpudirect;
 	bool pci_read;                     /* the GPUs' and NICs' PCIe placement (gpu.rails, gpu.acs, ...) */
 	struct pci_topology pci;
 	bool nccl_read;                    /* always read by check: NCCL_IB_HCA selects the ports */

@@ -34,6 +34,8 @@ static const char *const chain_policies[] = { "accept", "drop" };          /* CH
 static const char *const verdicts[] = { "accept", "drop", "reject", "jump", "goto", "return", "queue", "other" };
 static const char *const origins[] = { "environment", "file" };
 static const char *const steps[] = { "ibv_get_device_list", "ibv_open_device", "ibv_alloc_pd", "mmap", "ibv_reg_mr" };
+static const char *const flavors[] = { "open", "proprietary" };          /* NVIDIA_FLAVOR_OPEN - 1 ... */
+static const char *const dmabuf_steps[] = { "ibv_reg_dmabuf_mr", "ibv_open_device", "ibv_alloc_pd" };  /* DMABUF_STEP_REG ... */
 
 static const struct { int family; const char *name; } nft_families[] = {
 	{ NFPROTO_INET, "inet" }, { NFPROTO_IPV4, "ip" }, { NFPROTO_IPV6, "ip6" },
@@ -383,6 +385,30 @@ static json_t *gpus_to_json(const struct system_state *s)
 	return finished(list, ok);
 }
 
+static json_t *gpudirect_to_json(const struct system_state *s)
+{
+	const struct gpudirect_info *g = &s->gpudirect;
+	json_t *o, *list = NULL;
+	bool ok;
+
+	if (!s->gpudirect_read)
+		return json_null();
+	o = json_object();
+	ok = o && put(o, "nvidia_module", name_or_null(g->flavor, flavors, COUNT(flavors))) &&
+	     put(o, "driver_version", string_or_null(g->driver_version)) &&
+	     put(o, "kernel_release", string_or_null(g->kernel_release)) &&
+	     put(o, "dmabuf_test", g->nics_tested ? (list = json_array()) : json_null());
+	for (size_t i = 0; ok && list && i < g->nic_count; i++) {
+		const struct dmabuf_nic *n = &g->nics[i];
+		json_t *j = json_object();
+
+		ok = append(list, finished(j, j && n->step < COUNT(dmabuf_steps) && put(j, "device", required(n->device)) &&
+						    put(j, "step", json_string(dmabuf_steps[n->step])) &&
+						    put(j, "errno", n->err > 0 ? json_integer(n->err) : json_null())));
+	}
+	return finished(o, ok);
+}
+
 static json_t *nccl_to_json(const struct system_state *s)
 {
 	json_t *o, *list = NULL;
@@ -469,7 +495,7 @@ json_t *system_to_json(const struct system_state *s)
 			     put(doc, "nftables", nftables_to_json(s)) &&
 			     put(doc, "ip_local_port_range", string_or_null(s->port_range)) &&
 			     put(doc, "arp", arp_to_json(s)) && put(doc, "ip_rules", ip_rules_to_json(s)) &&
-			     put(doc, "gpus", gpus_to_json(s)) &&
+			     put(doc, "gpus", gpus_to_json(s)) && put(doc, "gpudirect", gpudirect_to_json(s)) &&
 			     put(doc, "pci", s->pci_read ? pci_topology_to_json(&s->pci) : json_null()) &&
 			     put(doc, "nccl", nccl_to_json(s)) &&
 			     put(doc, "nccl_libs", nccl_libs_to_json(&s->nccl_libs, s->nccl_libs_read)) &&
@@ -1297,6 +1323,66 @@ static int read_gpus(struct reader *r, const struct jnode *doc, struct system_st
 	return ret;
 }
 
+static const char *const gpudirect_members[] = { "nvidia_module", "driver_version", "kernel_release", "dmabuf_test" };
+static const char *const dmabuf_members[] = { "device", "step", "errno" };
+
+static int read_dmabuf_nic(struct reader *r, const struct jnode *j, struct dmabuf_nic *n)
+{
+	json_int_t err = 0;
+	unsigned step = 0;
+	int ret = entry_object(r, j, dmabuf_members, COUNT(dmabuf_members));
+
+	if (ret == 0)
+		ret = read_string(r, j, "device", false, n->device, sizeof(n->device));
+	if (ret == 0)
+		ret = read_enum(r, j, "step", dmabuf_steps, COUNT(dmabuf_steps), false, &step);
+	if (ret == 0)
+		ret = read_integer(r, j, "errno", 1, ERRNO_MAX, true, 0, &err);
+	n->step = step ? (enum dmabuf_step)(step - 1) : DMABUF_STEP_REG;
+	n->err = (int)err;
+	return ret;
+}
+
+/* Absent in the snapshots of a roce-doctor before it: read as null (not read), as "pci" below. */
+static int read_gpudirect(struct reader *r, const struct jnode *doc, struct system_state *s)
+{
+	struct gpudirect_info *g = &s->gpudirect;
+	const struct jnode *o = NULL, *list = NULL;
+	unsigned flavor = 0;
+	size_t mark;
+	int ret;
+
+	if (!jnode_object_get(doc, "gpudirect"))
+		return 0;
+	ret = enter_object(r, doc, "gpudirect", true, gpudirect_members, COUNT(gpudirect_members), &o, &mark);
+	if (ret < 0 || !o)
+		return ret;
+	s->gpudirect_read = true;
+	ret = read_enum(r, o, "nvidia_module", flavors, COUNT(flavors), true, &flavor);
+	g->flavor = (enum nvidia_flavor)flavor;
+	if (ret == 0)
+		ret = read_string(r, o, "driver_version", true, g->driver_version, sizeof(g->driver_version));
+	if (ret == 0)
+		ret = read_string(r, o, "kernel_release", true, g->kernel_release, sizeof(g->kernel_release));
+	if (ret == 0)
+		ret = read_array(r, o, "dmabuf_test", true, GPUDIRECT_NICS_MAX, &list);
+	if (ret == 0 && list) {
+		size_t at = path_member(r, "dmabuf_test");
+
+		g->nics_tested = true;
+		g->nic_count = jnode_array_size(list);
+		for (size_t i = 0; ret == 0 && i < g->nic_count; i++) {
+			size_t entry = path_index(r, i);
+
+			ret = read_dmabuf_nic(r, jnode_array_get(list, i), &g->nics[i]);
+			path_leave(r, entry);
+		}
+		path_leave(r, at);
+	}
+	path_leave(r, mark);
+	return ret;
+}
+
 /* Absent in the snapshots of a roce-doctor before it: read as null (not read), so they still answer. */
 static int read_pci(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
@@ -1431,7 +1517,7 @@ static int read_register(struct reader *r, const struct jnode *doc, struct syste
 
 static const char *const system_members[] = { "schema", "live", "user", "container", "modules", "uverbs",
 					      "memlock_rlimit", "pam_limits", "systemd", "firewall_procs", "nftables",
-					      "ip_local_port_range", "arp", "ip_rules", "gpus", "pci", "nccl", "nccl_libs", "environment",
+					      "ip_local_port_range", "arp", "ip_rules", "gpus", "gpudirect", "pci", "nccl", "nccl_libs", "environment",
 					      "register_probe", "warnings" };
 
 static int read_system(struct reader *r, const struct jnode *doc, struct system_state *s)
@@ -1472,6 +1558,8 @@ static int read_system(struct reader *r, const struct jnode *doc, struct system_
 		ret = read_ip_rules(r, doc, s);
 	if (ret == 0)
 		ret = read_gpus(r, doc, s);
+	if (ret == 0)
+		ret = read_gpudirect(r, doc, s);
 	if (ret == 0)
 		ret = read_pci(r, doc, s);
 	if (ret == 0)
