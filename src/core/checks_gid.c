@@ -23,7 +23,7 @@ static int common_suggestion(const struct check_input *in)
 
 			if (!input_port_selected(in, &h->devices[i], p) || p->link_layer != LINK_LAYER_ETHERNET)
 				continue;
-			gid_suggest_port(p, p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL, in->family, NULL, &c);
+			gid_choose_port(p, p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL, in->family, &c);
 			if (!c.found)
 				continue;
 			if (common >= 0 && common != (int)c.entry->index)
