@@ -42,7 +42,10 @@ static void check_rocev2(const struct check_input *in, const struct rdma_device 
 	char subject[96], fix[512];
 
 	snprintf(subject, sizeof(subject), "%s/%u", d->name, p->num);
-	gid_suggest_port(p, nd, in->family, NULL, &c);
+	if (out->ids_only)   /* the reason goes only into the message */
+		gid_choose_port(p, nd, in->family, &c);
+	else
+		gid_suggest_port(p, nd, in->family, NULL, &c);
 	if (c.found) {
 		finding_add(out, "gid.rocev2", SEVERITY_OK, subject, NULL, "index %u: %s", c.entry->index, c.reason);
 		return;
