@@ -78,7 +78,10 @@ static size_t scan_document(struct scan *sc, const char *line, size_t len, size_
 	*closed = false;
 	while (i < len) {
 		if (sc->in_string) {
-			/* the bulk of a snapshot is string contents: skip them in one tight loop */
+			/* the bulk of a snapshot is string contents: skip them with strcspn (vectorised; getline ends the
+			 * line with a NUL), then byte by byte past a NUL inside the line */
+			if (!sc->escaped)
+				i += strcspn(line + i, "\"\\");
 			while (i < len && !sc->escaped && line[i] != '"' && line[i] != '\\')
 				i++;
 			if (i == len)

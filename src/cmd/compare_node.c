@@ -90,6 +90,7 @@ static int system_members(const struct snapshot *s, struct compare_owned *own, s
 	own->firewall = firewall_of(sys);
 	node->firewall = own->firewall;
 	findings_clear(f);
+	f->ids_only = true;   /* a node's findings are kept by id and severity only */
 	checks_run(&in, f);
 	own->checks = calloc(f->count + 1, sizeof(*own->checks));
 	for (size_t i = 0; own->checks && i < f->count; i++) {

@@ -23,7 +23,7 @@ static int common_suggestion(const struct check_input *in)
 
 			if (!input_port_selected(in, &h->devices[i], p) || p->link_layer != LINK_LAYER_ETHERNET)
 				continue;
-			gid_suggest_port(p, p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL, in->family, NULL, &c);
+			gid_choose_port(p, p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL, in->family, &c);
 			if (!c.found)
 				continue;
 			if (common >= 0 && common != (int)c.entry->index)
@@ -42,7 +42,10 @@ static void check_rocev2(const struct check_input *in, const struct rdma_device 
 	char subject[96], fix[512];
 
 	snprintf(subject, sizeof(subject), "%s/%u", d->name, p->num);
-	gid_suggest_port(p, nd, in->family, NULL, &c);
+	if (out->ids_only)   /* the reason goes only into the message */
+		gid_choose_port(p, nd, in->family, &c);
+	else
+		gid_suggest_port(p, nd, in->family, NULL, &c);
 	if (c.found) {
 		finding_add(out, "gid.rocev2", SEVERITY_OK, subject, NULL, "index %u: %s", c.entry->index, c.reason);
 		return;

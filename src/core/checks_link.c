@@ -18,7 +18,7 @@ bool port_usable(const struct check_input *in, const struct rdma_port *p)
 
 	if (p->link_layer != LINK_LAYER_ETHERNET || p->state != 4)
 		return false;
-	gid_suggest_port(p, NULL, in->family, NULL, &c);
+	gid_choose_port(p, NULL, in->family, &c);
 	return c.found;
 }
 

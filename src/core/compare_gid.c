@@ -36,7 +36,7 @@ static const char *gid_key(const struct host *h, int family, char *buf, size_t s
 
 			if (port->link_layer != LINK_LAYER_ETHERNET || gid_port_use(port, nd, why, sizeof(why)) != PORT_IN_USE)
 				continue;
-			gid_suggest_port(port, nd, family, NULL, &choice);
+			gid_choose_port(port, nd, family, &choice);
 			any = true;
 			if (choice.found && choice.entry->index < HOST_GIDS_MAX)
 				seen[choice.entry->index] = true;

@@ -46,6 +46,10 @@ void finding_add(struct findings *f, const char *id, enum severity severity, con
 	snprintf(item->id, sizeof(item->id), "%s", id);
 	snprintf(item->subject, sizeof(item->subject), "%s", subject ? subject : "");
 	item->severity = severity;
+	if (f->ids_only) {
+		f->count++;
+		return;
+	}
 	va_start(ap, fmt);
 	if (vasprintf(&item->message, fmt, ap) < 0)
 		item->message = NULL;

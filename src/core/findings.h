@@ -4,6 +4,7 @@
 #define ROCE_DOCTOR_FINDINGS_H
 
 #include <net/if.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 enum severity { SEVERITY_OK, SEVERITY_INFO, SEVERITY_WARN, SEVERITY_FAIL };
@@ -34,9 +35,11 @@ struct findings {
 	size_t capacity;
 	const char *const *only; /* NULL-terminated prefixes: keep ids starting with one of them (NULL or empty: all) */
 	const char *const *skip; /* NULL-terminated ids to drop */
+	bool ids_only;           /* keep id, severity and subject; message and fix stay NULL: for compare, which
+				  * counts each node's findings by id and formatting their text was most of its checks */
 };
 
-/* fix may be NULL. The message is printf-formatted. Ids filtered by only/skip are dropped silently. */
+/* fix may be NULL. The message is printf-formatted (not at all under ids_only). Ids filtered by only/skip are dropped silently. */
 void finding_add(struct findings *f, const char *id, enum severity severity, const char *subject, const char *fix,
 		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* Empties f but keeps its array for the next run: a caller that runs checks on 10,000 nodes (compare). */

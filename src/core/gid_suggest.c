@@ -257,7 +257,8 @@ static void suggest(const struct rdma_port *port, const struct netdev *netdev, c
 
 	memset(choice, 0, sizeof(*choice));
 	if (port->link_layer == LINK_LAYER_INFINIBAND) {
-		explain_none(port, netdev, prefs, false, choice->reason, sizeof(choice->reason));
+		if (!prefs->no_reason)
+			explain_none(port, netdev, prefs, false, choice->reason, sizeof(choice->reason));
 		return;
 	}
 	for (size_t i = 0; i < port->gid_count; i++) {
@@ -281,7 +282,8 @@ static void suggest(const struct rdma_port *port, const struct netdev *netdev, c
 		}
 	}
 	if (!first) {
-		explain_none(port, netdev, prefs, try_other_family, choice->reason, sizeof(choice->reason));
+		if (!prefs->no_reason)
+			explain_none(port, netdev, prefs, try_other_family, choice->reason, sizeof(choice->reason));
 		return;
 	}
 	choice->found = true;
@@ -291,6 +293,8 @@ static void suggest(const struct rdma_port *port, const struct netdev *netdev, c
 		if (&port->gids[i] != choice->entry && qualifies(port, &port->gids[i], prefs) &&
 		    choice->other_count < GID_OTHER_CANDIDATES_MAX)
 			choice->others[choice->other_count++] = &port->gids[i];
+	if (prefs->no_reason)
+		return;
 
 	gid_format_ip(&choice->entry->gid, addr);
 	snprintf(choice->reason, sizeof(choice->reason), "RoCE v2 GID of %s on %s", addr,
@@ -332,6 +336,13 @@ void gid_suggest_port(const struct rdma_port *port, const struct netdev *netdev,
 	struct gid_prefs prefs = { .family = family, .peer = peer };
 
 	suggest(port, netdev, &prefs, choice, true);
+}
+
+void gid_choose_port(const struct rdma_port *port, const struct netdev *netdev, int family, struct gid_choice *choice)
+{
+	struct gid_prefs prefs = { .family = family, .no_reason = true };
+
+	suggest(port, netdev, &prefs, choice, false);
 }
 
 enum port_use gid_port_use(const struct rdma_port *port, const struct netdev *netdev, char *why, size_t size)

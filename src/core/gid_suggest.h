@@ -16,6 +16,7 @@ struct gid_prefs {
 	const char *netdev;            /* --netdev: only GIDs on this netdev count; NULL for any */
 	const char *route_netdev;      /* the netdev of the route to peer, NULL when not looked up */
 	bool routes_unknown;           /* routes cannot be read (--root): say so where a route would decide */
+	bool no_reason;                /* the choice only, reason left empty: for callers that never print it */
 };
 
 struct gid_choice {
@@ -31,6 +32,10 @@ void gid_suggest_port(const struct rdma_port *port, const struct netdev *netdev,
 		      const struct in6_addr *peer, struct gid_choice *choice);
 void gid_suggest_port_prefs(const struct rdma_port *port, const struct netdev *netdev, const struct gid_prefs *prefs,
 			    struct gid_choice *choice);
+
+/* gid_suggest_port's found, entry and others without its reason, which costs most of the call in printf:
+ * for the callers that only ask whether a port has a GID, or which index (compare runs them per node). */
+void gid_choose_port(const struct rdma_port *port, const struct netdev *netdev, int family, struct gid_choice *choice);
 
 /* Whether a RoCE v2 GID of family on the port sits on netdev name (what --netdev may name). */
 bool gid_port_has_candidate_on(const struct rdma_port *port, int family, const char *name);

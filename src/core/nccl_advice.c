@@ -41,7 +41,7 @@ static int predict(const struct host *host, const struct nccl_gid_env *env, stru
 			pp->device = &host->devices[d];
 			pp->port = port;
 			nccl_gid_predict(v, port, env, &pp->gid);
-			gid_suggest_port(port, host_find_netdev(host, port->netdev), pp->gid.family, NULL, &choice);
+			gid_choose_port(port, host_find_netdev(host, port->netdev), pp->gid.family, &choice);
 			pp->suggested = choice.found ? (int)choice.entry->index : -1;
 			va->port_count++;
 		}

@@ -118,6 +118,7 @@ static int check_members(struct reader *r, const struct jnode *obj, const char *
 {
 	const char *key;
 	struct jnode *v;
+	size_t next = 0;
 
 	if (!jnode_is_object(obj))
 		return invalid(r, "", "expected an object, got %s", type_name(obj));
@@ -127,8 +128,13 @@ static int check_members(struct reader *r, const struct jnode *obj, const char *
 	jnode_object_foreach((struct jnode *)obj, key, v) {
 		size_t i = 0;
 
+		if (next < count && strcmp(names[next], key) == 0) {   /* in names' order: the next name first */
+			next++;
+			continue;
+		}
 		while (i < count && strcmp(names[i], key) != 0)
 			i++;
+		next = i + 1;
 		if (i == count)
 			return invalid(r, key, "unknown member");
 	}

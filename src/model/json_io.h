@@ -157,14 +157,21 @@ static inline int check_object(struct reader *r, const struct jnode *v, const ch
 	const char *key;
 	struct jnode *value;
 
+	size_t next = 0;   /* members come in names' order: the next name is tried first, then all */
+
 	if (!jnode_is_object(v))
 		return invalid(r, "expected an object, got %s", type_name(v));
 	jnode_object_foreach((struct jnode *)v, key, value) {
 		size_t i = 0, mark;
 		int ret;
 
+		if (next < count && strcmp(key, names[next]) == 0) {
+			next++;
+			continue;
+		}
 		while (i < count && strcmp(key, names[i]) != 0)
 			i++;
+		next = i + 1;
 		if (i < count)
 			continue;
 		mark = path_member(r, key);

@@ -135,48 +135,53 @@ static int hex_digit(char c)
 	return -1;
 }
 
-/* At the opening quote; *out NUL-terminated in the arena. ASCII only, \u escapes of 0x01..0x7f only. */
+/* At the opening quote; *out NUL-terminated in the arena. ASCII only, \u escapes of 0x01..0x7f only. hash
+ * (FNV-1a of the decoded bytes, which keys are compared by first) only for keys: NULL for values, which are
+ * most of the text. */
 static int parse_string(struct parser *ps, const char **out, size_t *out_len, unsigned *hash)
 {
-	const char *start = ++ps->p, *s;
-	size_t len = 0;
-	unsigned h = 2166136261u;   /* FNV-1a of the decoded bytes: keys are compared by it first */
-	bool escapes = false;
+	const char *start = ++ps->p, *s = start;
+	size_t escaped = 0;         /* bytes the escapes take beyond what they decode to */
+	size_t len;
 	char *dst;
 
-	for (s = start; s < ps->end && *s != '"'; s++, len++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c >= 0x80)
+	for (;;) {
+		/* the plain run, tested a byte at a time without further work: printable ASCII but " and \ */
+		while (s < ps->end && (unsigned char)(*s - 0x20) < 0x60 && *s != '"' && *s != '\\')
+			s++;
+		if (s >= ps->end)
 			return -EINVAL;
-		h = (h ^ c) * 16777619u;
-		if (c == '\\') {
-			escapes = true;
-			if (++s >= ps->end)
-				return -EINVAL;
-			if (*s == 'u') {
-				int v = 0;
+		if (*s == '"')
+			break;
+		if (*s != '\\')
+			return -EINVAL;   /* a control character or non-ASCII: jansson's */
+		if (++s >= ps->end)
+			return -EINVAL;
+		if (*s == 'u') {
+			int v = 0;
 
-				for (int k = 0; k < 4; k++) {
-					int d = ++s < ps->end ? hex_digit(*s) : -1;
+			for (int k = 0; k < 4; k++) {
+				int d = ++s < ps->end ? hex_digit(*s) : -1;
 
-					if (d < 0)
-						return -EINVAL;
-					v = v * 16 + d;
-				}
-				if (v == 0 || v >= 0x80)
+				if (d < 0)
 					return -EINVAL;
-			} else if (!strchr("\"\\/bfnrt", *s) || *s == '\0') {
-				return -EINVAL;
+				v = v * 16 + d;
 			}
+			if (v == 0 || v >= 0x80)
+				return -EINVAL;
+			escaped += 5;
+		} else if (!strchr("\"\\/bfnrt", *s) || *s == '\0') {
+			return -EINVAL;
+		} else {
+			escaped += 1;
 		}
+		s++;
 	}
-	if (s >= ps->end)
-		return -EINVAL;
+	len = (size_t)(s - start) - escaped;
 	dst = arena_alloc(ps->tree, len + 1);
 	if (!dst)
 		return -ENOMEM;
-	if (!escapes) {
+	if (!escaped) {
 		memcpy(dst, start, len);
 	} else {
 		static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
@@ -193,14 +198,17 @@ static int parse_string(struct parser *ps, const char **out, size_t *out_len, un
 				dst[n++] = to[strchr(from, *q) - from];
 			}
 		}
-		h = 2166136261u;
-		for (size_t i = 0; i < len; i++)
-			h = (h ^ (unsigned char)dst[i]) * 16777619u;
 	}
 	dst[len] = '\0';
+	if (hash) {
+		unsigned h = 2166136261u;
+
+		for (size_t i = 0; i < len; i++)
+			h = (h ^ (unsigned char)dst[i]) * 16777619u;
+		*hash = h;
+	}
 	*out = dst;
 	*out_len = len;
-	*hash = h;
 	ps->p = s + 1;
 	return 0;
 }
@@ -355,7 +363,6 @@ static int parse_key(struct parser *ps)
 static int parse_value(struct parser *ps, bool *more)
 {
 	struct jnode *n;
-	unsigned hash;
 	int ret;
 
 	*more = false;
@@ -380,7 +387,7 @@ static int parse_value(struct parser *ps, bool *more)
 		if (!(n = push(ps)))
 			return -ENOMEM;
 		n->type = JSON_STRING;
-		return parse_string(ps, &n->u.string, &n->count, &hash);
+		return parse_string(ps, &n->u.string, &n->count, NULL);
 	case 't':
 	case 'f':
 	case 'n':

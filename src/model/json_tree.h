@@ -26,6 +26,11 @@ struct jnode {
 	size_t count;               /* members, entries, or the string's bytes */
 	json_type type;
 	unsigned key_hash;          /* the parser's, for its duplicate check */
+	/* Objects: where jnode_object_get starts its next scan, one past its last match. The readers ask for the
+	 * members in document order (writer and reader list them alike), so the next one is usually right there:
+	 * scanning from the first member each time was a tenth of compare's reading. A cache that only changes
+	 * where the scan starts, never what it finds; a tree is read by one thread at a time. */
+	size_t cursor;
 };
 
 struct json_tree_chunk;
@@ -100,14 +105,20 @@ static inline const struct jnode *jnode_array_get(const struct jnode *v, size_t 
 	return jnode_is_array(v) && i < v->count ? &v->u.items[i] : NULL;
 }
 
-/* Linear: the parser keeps objects to 64 members (a larger one comes from jansson, as rare as hostile). */
+/* Linear from the cursor (see struct jnode), wrapping round: the parser keeps objects to 64 members (a larger
+ * one comes from jansson, as rare as hostile). */
 static inline const struct jnode *jnode_object_get(const struct jnode *v, const char *key)
 {
-	if (!jnode_is_object(v) || !key)
+	size_t i;
+
+	if (!jnode_is_object(v) || !key || v->count == 0)
 		return NULL;
-	for (size_t i = 0; i < v->count; i++)
-		if (v->u.items[i].key[0] == key[0] && strcmp(v->u.items[i].key, key) == 0)
+	i = v->cursor < v->count ? v->cursor : 0;
+	for (size_t n = 0; n < v->count; n++, i = i + 1 < v->count ? i + 1 : 0)
+		if (v->u.items[i].key[0] == key[0] && strcmp(v->u.items[i].key, key) == 0) {
+			((struct jnode *)v)->cursor = i + 1;   /* the arena's, never const memory */
 			return &v->u.items[i];
+		}
 	return NULL;
 }
 

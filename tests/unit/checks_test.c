@@ -959,6 +959,43 @@ static void nccl_socket_ifname_and_ib_disable(void)
 	host_free(&host);
 }
 
+/* compare's ids_only checks: the same ids, severities and subjects in the same order as the full run, with
+ * no text, on every fixture and with NCCL_IB_GID_INDEX pinned or not. */
+static void checks_ids_only_keeps_ids_and_severities(void)
+{
+	static const char *const fixtures[] = { "cx6lx-2port", "cx6lx-vlan", "dgx-h100", "eight-hca", "gb10-twin",
+						"h100-vm", "infiniband", "ipv6-only", "malformed", "softroce", "no-rdma" };
+
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		struct host host;
+
+		if (probe_fixture(fixtures[i], &host) != 0) {
+			CHECK(!"fixture probed");
+			continue;
+		}
+		for (int pinned = 0; pinned < 2; pinned++) {
+			struct check_input in = { .host = &host, .family = AF_INET, .gid_index_value = pinned ? "1" : NULL };
+			struct findings full = { 0 }, ids = { .ids_only = true };
+			bool same;
+
+			checks_run(&in, &full);
+			checks_run(&in, &ids);
+			same = full.count == ids.count && full.count > 0;
+			for (size_t k = 0; same && k < full.count; k++)
+				same = strcmp(full.items[k].id, ids.items[k].id) == 0 &&
+				       full.items[k].severity == ids.items[k].severity &&
+				       strcmp(full.items[k].subject, ids.items[k].subject) == 0 && !ids.items[k].message &&
+				       !ids.items[k].fix;
+			if (!same)
+				printf("# %s (pinned %d): ids_only findings differ\n", fixtures[i], pinned);
+			CHECK(same);
+			findings_free(&full);
+			findings_free(&ids);
+		}
+		host_free(&host);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -989,5 +1026,6 @@ int main(int argc, char **argv)
 	RUN(edit_distance_counts_edits_and_prefixes);
 	RUN(nccl_file_setting_fix_names_the_line);
 	RUN(nccl_socket_ifname_and_ib_disable);
+	RUN(checks_ids_only_keeps_ids_and_severities);
 	TAP_DONE();
 }

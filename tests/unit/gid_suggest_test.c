@@ -301,6 +301,46 @@ static void gid_port_use_tells_down_from_no_address(void)
 	CHECK(gid_port_use(&p, &nd, why, sizeof(why)) == PORT_IN_USE && why[0] == '\0');
 }
 
+/* gid_choose_port skips only the reason: the same entry and others as gid_suggest_port, on every port of every
+ * fixture and both families. */
+static void gid_choose_port_chooses_as_gid_suggest_port(void)
+{
+	static const char *const fixtures[] = { "cx6lx-2port", "cx6lx-vlan", "dgx-h100", "eight-hca", "gb10-twin",
+						"h100-vm", "infiniband", "ipv6-only", "malformed", "softroce" };
+	size_t ports = 0;
+
+	for (size_t f = 0; f < sizeof(fixtures) / sizeof(fixtures[0]); f++) {
+		struct host host;
+
+		if (probe_fixture(fixtures[f], &host) != 0) {
+			CHECK(!"fixture probed");
+			continue;
+		}
+		for (size_t d = 0; d < host.device_count; d++)
+			for (size_t p = 0; p < host.devices[d].port_count; p++)
+				for (int fam = 0; fam < 2; fam++) {
+					const struct rdma_port *port = &host.devices[d].ports[p];
+					const struct netdev *nd = host_find_netdev(&host, port->netdev);
+					int family = fam ? AF_INET6 : AF_INET;
+					struct gid_choice full, bare;
+					bool same;
+
+					gid_suggest_port(port, nd, family, NULL, &full);
+					gid_choose_port(port, nd, family, &bare);
+					same = full.found == bare.found && full.entry == bare.entry &&
+					       full.other_count == bare.other_count && bare.reason[0] == '\0' &&
+					       memcmp(full.others, bare.others, full.other_count * sizeof(full.others[0])) == 0;
+					if (!same)
+						printf("# %s %s/%u family %d: choice differs\n", fixtures[f],
+						       host.devices[d].name, port->num, family);
+					CHECK(same);
+					ports++;
+				}
+		host_free(&host);
+	}
+	CHECK(ports > 20);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -321,5 +361,6 @@ int main(int argc, char **argv)
 	RUN(gid_suggest_same_address_prefers_the_ports_netdev);
 	RUN(gid_suggest_same_address_follows_the_route_to_the_peer);
 	RUN(gid_port_use_tells_down_from_no_address);
+	RUN(gid_choose_port_chooses_as_gid_suggest_port);
 	TAP_DONE();
 }
