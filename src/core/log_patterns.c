@@ -235,11 +235,37 @@ const struct log_pattern log_patterns[] = {
 	  "perftest could not open TCP {1}:{2}: no server is listening there, or a firewall drops the port",
 	  "firewall.firewalld,firewall.rules",
 	  "nc -zv {1} {2}    # is the server (ib_write_bw without an address) running there?", NULL, NULL },
+	/* Printed by both sides, before any QP is connected; on rxe a -x past the table's end reads as an empty
+	 * GID and says the same (real: tests/logs/vm-pair-rxe, perftest 4.5+0.17-1) */
+	{ "log.perftest.gid_incompatible", SEVERITY_FAIL, "Incompatibility issue with GID types", NULL,
+	  "perftest *_bw.c / *_lat.c after ctx_check_gid_compatibility (perftest_communication.c): \"Found "
+	  "Incompatibility issue with GID types.\" then \"Please Try to use a different IP version.\", 4.x",
+	  "the two sides' GIDs are of different kinds: one -x names an IPv4 GID (::ffff:a.b.c.d), the other an "
+	  "IPv6 one (often the link-local fe80:: GID at index 0) or an index with no GID at all",
+	  "gid.rocev2",
+	  "roce-doctor gid --suggest    # on both nodes: the RoCE v2 IPv4 GID index of the port\n"
+	  "ib_write_bw -d DEV -x N      # (or the test that failed) that index on each side, server and client", NULL, NULL },
 	{ "log.perftest.modify_qp_rtr", SEVERITY_FAIL, "Failed to modify QP", "Failed to modify QP( [0-9]+)? to RTR",
 	  "perftest perftest_resources.c ctx_modify_qp_to_rtr, 4.x",
 	  "the queue pair could not move to RTR: the GID index (-x) is not a valid RoCE GID on this port, or the "
 	  "remote GID is unreachable", "gid.rocev2,gid.env,port.state",
 	  "roce-doctor gid --suggest    # then ib_write_bw -x N with that index on both sides", NULL, NULL },
+	/* The side that did not fail first: its peer exited (memlock, device, GID) and closed the TCP exchange.
+	 * "ethernet_read_keys: Couldn't read remote address" (perftest_communication.c), then " Unable to read
+	 * from socket/rdma_cm" (client) or "... read to ..." (server), then this (real: tests/logs/vm-pair-rxe,
+	 * perftest 4.5+0.17-1) */
+	{ "log.perftest.exchange_failed", SEVERITY_FAIL, "Couldn't read remote address", NULL,
+	  "perftest perftest_communication.c ethernet_read_keys, 4.x (real: tests/logs/vm-pair-rxe)",
+	  "the other side closed perftest's TCP exchange before sending its QP data: it failed first (look at its "
+	  "own output: memlock, device or GID index) or was killed",
+	  "", "roce-doctor explain OTHER-SIDE.log    # the other side's perftest output says why it stopped", NULL,
+	  NULL },
+	{ "log.perftest.exchange_failed", SEVERITY_FAIL, "Failed to exchange data between server and clients", NULL,
+	  "perftest *_bw.c / *_lat.c after ctx_hand_shake, 4.x (real: tests/logs/vm-pair-rxe)",
+	  "the other side closed perftest's TCP exchange before sending its QP data: it failed first (look at its "
+	  "own output: memlock, device or GID index) or was killed",
+	  "", "roce-doctor explain OTHER-SIDE.log    # the other side's perftest output says why it stopped", NULL,
+	  NULL },
 	{ "log.perftest.create_qp", SEVERITY_FAIL, "reate QP", "(Unable to create QP|Couldn't create QP)",
 	  "perftest perftest_resources.c create_reg_qp_main, 4.x",
 	  "creating the queue pair failed: most often the memlock limit", MEMLOCK_CHECKS, MEMLOCK_FIX, NULL,
@@ -275,11 +301,51 @@ const struct log_pattern log_patterns[] = {
 	  "roce-doctor bw/lat: src/proto/client.c (asserted in tests/vm/cases/bw_2_faults.case)",
 	  "an RDMA work request failed: {1} (status {2}); the next line, \"what it usually means\", says why",
 	  "gid.env,port.state,firewall.rules", REACH_FIX, NULL, NULL },
+	{ "log.roce_doctor.no_device", SEVERITY_FAIL, "no RDMA device or netdev ",
+	  "no RDMA device or netdev ([^ ]+) \\(devices: ?([^;)]*)",
+	  "roce-doctor bw/lat/serve -d: src/core/port_selection.c (real: tests/logs/vm-pair-rxe)",
+	  "-d {1} names neither an RDMA device nor a netdev of this host (its devices: {2})", "rdma.devices",
+	  "roce-doctor devices --brief    # the devices that exist: -d DEV (or a netdev name)", NULL, NULL },
+	{ "log.roce_doctor.serve_gone", SEVERITY_FAIL, "closed the control connection",
+	  "the serve at ([^ ]+) closed the control connection",
+	  "roce-doctor bw/lat: src/proto/client.c recv_failed (real: tests/logs/vm-pair-rxe, serve SIGKILLed)",
+	  "the serve at {1} went away during the test: it was killed (SIGKILL, the OOM killer, a stopped unit) or "
+	  "crashed; the last lines of its own output say how far it got", "",
+	  "journalctl -n 50 _COMM=roce-doctor    # on the serve's node (or its terminal): how it ended\n"
+	  "roce-doctor serve                     # start it again there, then rerun bw", NULL, NULL },
+	{ "log.roce_doctor.connect", SEVERITY_FAIL, "cannot connect to ",
+	  "cannot connect to ([^ ]+):([0-9]+): ([A-Za-z ]+)",
+	  "roce-doctor bw/lat/check --peer: src/proto/channel.c (real: tests/logs/vm-pair-rxe, no serve)",
+	  "no TCP control connection to the serve at {1}:{2} ({3}): no roce-doctor serve runs there, it listens on "
+	  "another port, or a firewall rejects the port",
+	  "firewall.rules,firewall.firewalld",
+	  "roce-doctor serve    # on {1} first (the same -p on both sides when not 18516)\n"
+	  "nc -zv {1} {2}    # from this node: does the port answer?", NULL, NULL },
+	{ "log.roce_doctor.listen", SEVERITY_FAIL, "cannot listen on ",
+	  "cannot listen on (.+) port ([0-9]+): ([A-Za-z ]+)",
+	  "roce-doctor serve: src/proto/channel.c (real: tests/logs/vm-pair-rxe, a second serve on one port)",
+	  "serve could not listen on {1} port {2} ({3}): another serve, or another program, holds the port", "",
+	  "ss -ltnp 'sport = :{2}'    # which process holds it: stop it, or\n"
+	  "roce-doctor serve -p N     # another port (and -p N on the clients)", NULL, NULL },
+	/* Before refused: the serve's refusal quotes the serve's own registration failure, and bw prints the
+	 * same without "refused" when its own limit is low (real: tests/logs/vm-pair-rxe) */
+	{ "log.roce_doctor.memlock", SEVERITY_FAIL, "Cannot allocate memory (RLIMIT_MEMLOCK is ",
+	  "(ibv_reg_mr of [0-9]+ KiB): Cannot allocate memory \\(RLIMIT_MEMLOCK is ([0-9]+ KiB)",
+	  "roce-doctor bw/lat/serve: src/verbs/perf_setup.c register_buffer (the serve's through its refusal, "
+	  "src/proto/server.c)",
+	  "{1} failed: the memlock limit of the process that registers it is {2} (bw itself, or the serve whose "
+	  "refusal quotes it)",
+	  MEMLOCK_CHECKS, MEMLOCK_FIX, NULL, NULL },
 	{ "log.roce_doctor.refused", SEVERITY_WARN, "refused the test", "the serve at ([^ ]+) refused the test: (.*)$",
 	  "roce-doctor bw/lat: src/proto/client.c (asserted in tests/vm/cases/bw_2_faults.case)",
 	  "the serve at {1} would not run this test: {2}", "",
 	  "wait for the running test to end, or raise the serve's --max-qps / --max-mem / --max-seconds", NULL,
 	  NULL },
+	{ "log.roce_doctor.refused", SEVERITY_WARN, "this serve allows", "ended: (.*this serve allows .*)$",
+	  "roce-doctor serve's log: src/proto/server.c (real: tests/logs/vm-pair-rxe, serve --max-mem 1)",
+	  "the serve refused a client's test: {1}", "",
+	  "roce-doctor serve --max-mem MiB --max-qps N    # raise the limit it names, or ask the client for less",
+	  NULL, NULL },
 	{ "log.verbs.memlock_low", SEVERITY_WARN, "RLIMIT_MEMLOCK is ", "RLIMIT_MEMLOCK is ([0-9]+) bytes",
 	  "rdma-core libibverbs init.c check_memlock_limit, every version",
 	  "the process's memlock limit is {1} bytes: registrations larger than that fail", MEMLOCK_CHECKS,

@@ -80,11 +80,35 @@ static void log_scan_splits_any_chunking_the_same(void)
 	log_scan_free(&bytes);
 }
 
+/* Real lines of tests/logs/vm-pair-rxe: a serve's refusal that quotes its memlock failure is the memlock
+ * problem (a fail with the memlock fix), not the generic refusal (a warn); the fix names the address. */
+static void log_scan_vm_pair_lines_give_their_own_problem(void)
+{
+	static const char log[] =
+		"roce-doctor: the serve at 10.88.0.2:18516 refused the test: cannot set up the test on rxe0/1 GID 1: "
+		"ibv_reg_mr of 3072 KiB: Cannot allocate memory (RLIMIT_MEMLOCK is 64 KiB: raise it, see "
+		"'roce-doctor check --only memlock')\n"
+		"roce-doctor: cannot connect to 10.88.0.2:18516: Connection refused (is 'roce-doctor serve' running "
+		"there, listening on that port?)\n"
+		" Found Incompatibility issue with GID types.\n";
+	struct log_scan scan;
+
+	CHECK(log_scan_buffer(&scan, log, sizeof(log) - 1) == 0);
+	CHECK(scan.hit_count == 3 && scan.recognised == 3);
+	CHECK(strcmp(scan.hits[0].pattern->id, "log.roce_doctor.memlock") == 0);
+	CHECK(strstr(scan.hits[0].message, "ibv_reg_mr of 3072 KiB failed") && strstr(scan.hits[0].message, "is 64 KiB"));
+	CHECK(strcmp(scan.hits[1].pattern->id, "log.roce_doctor.connect") == 0);
+	CHECK(strstr(scan.hits[1].fix, "nc -zv 10.88.0.2 18516") != NULL);
+	CHECK(strcmp(scan.hits[2].pattern->id, "log.perftest.gid_incompatible") == 0 && scan.hits[2].lines[0] == 3);
+	log_scan_free(&scan);
+}
+
 int main(void)
 {
 	RUN(log_patterns_compile_and_name_real_check_ids);
 	RUN(log_line_strips_launcher_prefixes);
 	RUN(log_text_clean_replaces_invalid_utf8_and_controls);
 	RUN(log_scan_splits_any_chunking_the_same);
+	RUN(log_scan_vm_pair_lines_give_their_own_problem);
 	TAP_DONE();
 }
