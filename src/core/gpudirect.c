@@ -104,7 +104,9 @@ static void host_side(const struct check_input *in, struct verdict *v)
 		       "the driver is not loaded%s)", in->live ? "" : ", or the tree did not capture it");
 	} else {
 		/* the package of the same branch where the version is known, the meta package otherwise */
-		snprintf(major, sizeof(major), g->driver_version[0] ? "-%lu" : "", strtoul(g->driver_version, NULL, 10));
+		major[0] = '\0';
+		if (g->driver_version[0])
+			snprintf(major, sizeof(major), "-%lu", strtoul(g->driver_version, NULL, 10));
 		if (g->flavor == NVIDIA_FLAVOR_PROPRIETARY) {
 			snprintf(fix, sizeof(fix), "apt install nvidia-driver%s-open   # the open flavour of the same driver "
 				 "(dnf: nvidia-open); then reboot", major);
