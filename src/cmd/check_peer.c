@@ -189,6 +189,8 @@ static int run_probes(struct peer_pair *p, const struct check_peer_args *args, u
 	static const char *const purposes[2] = { "ephemeral", "master_port" };
 	char why[1024], local[64], remote[64];
 
+	bool gone = false;
+
 	memset(probes, 0, sizeof(*probes));
 	probes->rdma_run = true;
 	probes->bw_run = !args->no_bw;
@@ -198,14 +200,25 @@ static int run_probes(struct peer_pair *p, const struct check_peer_args *args, u
 
 		if (r->link == RAIL_LINK_MISSING || !r->a.usable || !r->b.usable)
 			continue;
+		/* A serve that died or froze on one rail answers no other: asking would cost a timeout per rail
+		 * and per bootstrap probe before the verdict (issue 12, scenario 9). */
+		if (gone) {
+			snprintf(probes->rdma[i].detail, sizeof(probes->rdma[i].detail), "b's serve had stopped "
+				 "answering on an earlier rail");
+			continue;
+		}
 		a = probe_end(&p->in[0], &r->a);
 		b = probe_end(&p->in[1], &r->b);
 		if (p->src.probe_rail(p->src.ctx, &a, &b, timeout_s, &probes->rdma[i], why, sizeof(why)) < 0)
 			goto fail;
+		gone = probes->rdma[i].outcome == RAIL_RDMA_PEER_GONE;
 		if (probes->bw_run && probes->rdma[i].outcome == RAIL_RDMA_OK &&
 		    p->src.probe_bw(p->src.ctx, &a, &b, timeout_s, &probes->bw[i], why, sizeof(why)) < 0)
 			goto fail;
+		gone = gone || probes->bw[i].serve_gone;
 	}
+	if (gone)
+		return 0;   /* the bootstrap probes need the same serve: the rail's finding says it went */
 	peer_bootstrap_address(p, 0, rails, local, sizeof(local));
 	peer_bootstrap_address(p, 1, rails, remote, sizeof(remote));
 	if (!local[0] || !remote[0])

@@ -104,7 +104,7 @@ static int validate_rail(const json_t *r, size_t i, char *why, size_t size)
 		return 0;
 	snprintf(sub, sizeof(sub), "%s.bw", path);
 	if (member(bw, sub, "gbps", JSON_REAL, false, why, size) || member(bw, sub, "detail", JSON_STRING, true, why, size) ||
-	    check_bool(bw, sub, "ok", why, size))
+	    check_bool(bw, sub, "ok", why, size) || check_bool(bw, sub, "serve_gone", why, size))
 		return -EINVAL;
 	if (json_real_value(json_object_get(bw, "gbps")) < 0 || json_real_value(json_object_get(bw, "gbps")) > 1e4) {
 		snprintf(why, size, "%s.gbps: expected 0 to 10000", sub);
@@ -249,6 +249,7 @@ static int probe_bw(void *ctx, const struct rail_end *local, const struct rail_e
 	out->run = true;
 	out->ok = json_object_get(bw, "ok") ? json_is_true(json_object_get(bw, "ok")) : true;
 	out->gbps = json_real_value(json_object_get(bw, "gbps"));
+	out->serve_gone = json_is_true(json_object_get(bw, "serve_gone"));
 	copy_detail(bw, out->detail, sizeof(out->detail));
 	return 0;
 }

@@ -389,6 +389,12 @@ static void classify_bw(const struct pair_rails *rails, const struct pair_probes
 		if (!p->run || r->link == RAIL_LINK_MISSING)
 			continue;
 		rail_subject(r, subject, sizeof(subject));
+		if (!p->ok && p->serve_gone) {
+			pair_add(out, 'b', "pair.bw", SEVERITY_FAIL, subject, "roce-doctor serve   # on b: start it again, "
+				 "then roce-doctor check --peer on a", "b's serve stopped answering during the short bw run: %s",
+				 p->detail);
+			continue;
+		}
 		if (!p->ok) {
 			pair_add(out, 0, "pair.bw", SEVERITY_WARN, subject, NULL, "the short bw run failed: %s", p->detail);
 			continue;

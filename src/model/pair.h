@@ -41,6 +41,7 @@ struct rail_bw_probe {
 	bool run;
 	bool ok;
 	double gbps;                           /* measured, payload bits per second / 1e9 */
+	bool serve_gone;                       /* the serve closed the control connection or stopped answering */
 	char detail[256];                      /* why it failed, when !ok */
 };
 

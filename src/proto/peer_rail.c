@@ -172,6 +172,9 @@ int peer_rail_bw(const struct sockaddr_storage *serve, const struct secret *secr
 	out->run = true;
 	client_run(&cfg, &rep);
 	out->ok = rep.failure == CLIENT_OK && rep.sizes.count == 1 && rep.sizes.items[0].ns > 0;
+	/* a frozen serve still moves the data (rxe's side runs in its kernel): it is its control channel that stalls */
+	out->serve_gone = rep.failure == CLIENT_CONNECT || rep.failure == CLIENT_PEER_GONE ||
+			  (rep.failure == CLIENT_STALL && !rep.stalled_in_run);
 	if (rep.sizes.count == 1 && rep.sizes.items[0].ns > 0)
 		out->gbps = (double)rep.sizes.items[0].bytes * 8 / (double)rep.sizes.items[0].ns;
 	/* pair.h keeps 256 bytes; the start of the client's message is the part that names the cause */

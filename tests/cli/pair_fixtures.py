@@ -159,3 +159,12 @@ for s in (a, b):
         x["sysctl"] = {"all_ignore": 0, "dev_ignore": 0, "all_announce": 0, "dev_announce": 0, "ignore": 0,
                        "announce": 0}
 write("no-arp-ignore", a, b, probes())
+
+# b's serve went away during the first rail's probe: nothing else is asked of it
+write("b-serve-gone", A, B, probes(rdma=("peer_gone", "ok")))
+
+# b's serve froze during the first rail's short bw run (its RDMA still answered: rxe's side is the kernel's)
+p = probes()
+p["rails"][0]["bw"] = {"ok": False, "gbps": 0.0, "serve_gone": True,
+                       "detail": "the serve at 192.168.88.2:18516 sent nothing for 10 s"}
+write("b-serve-frozen-bw", A, B, p)

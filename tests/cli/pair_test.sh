@@ -64,6 +64,14 @@ peer b-nic-down --json
 [ "$rc" -eq 2 ] && has pair.rail fail b 'ip link set dev ens19f1np1 up   # on b' && has port.state fail b && has pair.rdma ok null
 result "one of B's NICs down: pair.rail [b] with ip link set up, b's port.state" $?
 
+peer b-serve-gone --json
+[ "$rc" -eq 2 ] && has pair.rdma fail b 'roce-doctor serve   # on b' && ! has pair.bootstrap ok null && ! has pair.bootstrap fail b && "$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rails"]; sys.exit(0 if r[0]["rdma"]=="peer_gone" and r[1]["rdma"]=="not_run" and d["bootstrap"]==[] else 1)' "$out"
+result "b's serve gone on the first rail: rail 2 and the bootstrap probes not asked of it, pair.rdma [b] to start it again" $?
+
+peer b-serve-frozen-bw --json
+[ "$rc" -eq 2 ] && has pair.bw fail b 'roce-doctor serve   # on b' && has pair.rdma ok null && "$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rails"]; sys.exit(0 if r[0]["rdma"]=="ok" and r[1]["rdma"]=="not_run" and d["bootstrap"]==[] else 1)' "$out"
+result "b's serve frozen in the first rail's bw: pair.bw [b] to start it again, nothing more asked" $?
+
 peer no-arp-ignore --json
 [ "$rc" -eq 1 ] && has pair.same_subnet warn a 'arp_ignore=1' && has pair.same_subnet warn b 'sysctl --system   # on b' && has net.same_subnet warn a && has net.same_subnet warn b
 result "both rails in one /24 without arp_ignore: pair.same_subnet and net.same_subnet on a and on b, exit 1" $?
