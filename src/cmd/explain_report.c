@@ -99,10 +99,11 @@ json_t *explain_list_doc(void)
 	for (size_t i = 0; i < log_pattern_count; i++) {
 		const struct log_pattern *p = &log_patterns[i];
 
-		json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o}", "id", p->id, "severity",
-						      severity_name(p->severity), "needle", p->needle, "regex",
-						      json_str_or_null(p->regex), "source", p->source, "checks",
-						      split_json(p->checks, ','), "fact", json_str_or_null(p->fact)));
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:o}", "id", p->id,
+						      "severity", severity_name(p->severity), "needle", p->needle,
+						      "regex", json_str_or_null(p->regex), "source", p->source, "checks",
+						      split_json(p->checks, ','), "fact", json_str_or_null(p->fact),
+						      "until", json_str_or_null(p->until)));
 	}
 	json_object_set_new(doc, "patterns", rows);
 	return doc;

@@ -20,6 +20,10 @@ struct log_pattern {
 	const char *fix;         /* problems: the next command or the fix itself, {1}..{4} as above */
 	const char *fact;        /* the fact the line states ("nccl_version"), or NULL */
 	const char *value;       /* the fact's value from the groups: "{1}", "{1}={2}" */
+	/* NULL: a problem on its own line. Else an ERE: the line is a problem only if the log ends with no later
+	 * line matching it and no other problem after it (perftest's results header with no row under it: a
+	 * run that hung, which no single line says). log_scan decides when the log ends. */
+	const char *until;
 };
 
 extern const struct log_pattern log_patterns[];

@@ -18,21 +18,27 @@ int log_scan_init(struct log_scan *scan)
 	scan->compiled = calloc(log_pattern_count, sizeof(*scan->compiled));
 	scan->has_regex = calloc(log_pattern_count, sizeof(*scan->has_regex));
 	scan->hits = calloc(log_pattern_count, sizeof(*scan->hits));
-	if (!scan->compiled || !scan->has_regex || !scan->hits) {
+	scan->until = calloc(log_pattern_count, sizeof(*scan->until));
+	scan->has_until = calloc(log_pattern_count, sizeof(*scan->has_until));
+	if (!scan->compiled || !scan->has_regex || !scan->hits || !scan->until || !scan->has_until) {
 		log_scan_free(scan);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < log_pattern_count; i++) {
-		int rc;
+		int rc = 0;
 
-		if (!log_patterns[i].regex)
-			continue;
-		rc = regcomp(&scan->compiled[i], log_patterns[i].regex, REG_EXTENDED);
+		if (log_patterns[i].regex) {
+			rc = regcomp(&scan->compiled[i], log_patterns[i].regex, REG_EXTENDED);
+			scan->has_regex[i] = rc == 0;
+		}
+		if (rc == 0 && log_patterns[i].until) {
+			rc = regcomp(&scan->until[i], log_patterns[i].until, REG_EXTENDED | REG_NOSUB);
+			scan->has_until[i] = rc == 0;
+		}
 		if (rc != 0) {
 			log_scan_free(scan);
 			return rc == REG_ESPACE ? -ENOMEM : -EINVAL;
 		}
-		scan->has_regex[i] = true;
 	}
 	return 0;
 }
@@ -42,12 +48,19 @@ void log_scan_free(struct log_scan *scan)
 	for (size_t i = 0; scan->has_regex && i < log_pattern_count; i++)
 		if (scan->has_regex[i])
 			regfree(&scan->compiled[i]);
+	for (size_t i = 0; scan->has_until && i < log_pattern_count; i++)
+		if (scan->has_until[i])
+			regfree(&scan->until[i]);
 	free(scan->compiled);
 	free(scan->has_regex);
 	free(scan->hits);
+	free(scan->until);
+	free(scan->has_until);
 	scan->compiled = NULL;
 	scan->has_regex = NULL;
 	scan->hits = NULL;
+	scan->until = NULL;
+	scan->has_until = NULL;
 }
 
 /* template with {1}..{4} replaced by the groups of the match in text. The template is ours (its newlines
@@ -100,8 +113,18 @@ static void add_fact(struct log_scan *scan, const struct log_pattern *p, const c
 	scan->fact_count++;
 }
 
-static void add_problem(struct log_scan *scan, const struct log_pattern *p, const char *text, size_t len,
-			const regmatch_t *groups)
+static void describe(struct log_hit *hit, const struct log_pattern *p, const char *text, size_t len,
+		     const regmatch_t *groups)
+{
+	hit->pattern = p;
+	log_text_clean(hit->quote, sizeof(hit->quote), text, len);
+	fill(hit->message, sizeof(hit->message), p->meaning, text, groups);
+	fill(hit->fix, sizeof(hit->fix), p->fix, text, groups);
+}
+
+/* One more line of problem p; described by its first line, or by *first when given (a suspect's line). */
+static void count_problem(struct log_scan *scan, const struct log_pattern *p, const struct log_hit *first,
+			  unsigned long line, const char *text, size_t len, const regmatch_t *groups)
 {
 	struct log_hit *hit = NULL;
 
@@ -110,14 +133,39 @@ static void add_problem(struct log_scan *scan, const struct log_pattern *p, cons
 			hit = &scan->hits[i];
 	if (!hit) {
 		hit = &scan->hits[scan->hit_count++];
-		hit->pattern = p;
-		log_text_clean(hit->quote, sizeof(hit->quote), text, len);
-		fill(hit->message, sizeof(hit->message), p->meaning, text, groups);
-		fill(hit->fix, sizeof(hit->fix), p->fix, text, groups);
+		if (first)
+			*hit = *first;
+		else
+			describe(hit, p, text, len, groups);
 	}
 	if (hit->line_count < LOG_HIT_LINES)
-		hit->lines[hit->line_count++] = scan->lines;
+		hit->lines[hit->line_count++] = line;
 	hit->count++;
+}
+
+static void add_problem(struct log_scan *scan, const struct log_pattern *p, const char *text, size_t len,
+			const regmatch_t *groups)
+{
+	scan->suspect = false;   /* the log said what went wrong after the suspect line */
+	count_problem(scan, p, NULL, scan->lines, text, len, groups);
+}
+
+/* A suspect row's line: held until the log ends (log_scan_finish) or a line clears it. */
+static void add_suspect(struct log_scan *scan, const struct log_pattern *p, const char *text, size_t len,
+			const regmatch_t *groups)
+{
+	memset(&scan->suspect_hit, 0, sizeof(scan->suspect_hit));
+	describe(&scan->suspect_hit, p, text, len, groups);
+	scan->suspect_line = scan->lines;
+	scan->suspect = true;
+}
+
+/* Whether text clears the suspect: it matches its row's until. */
+static bool clears_suspect(const struct log_scan *scan, const char *text)
+{
+	size_t row = (size_t)(scan->suspect_hit.pattern - log_patterns);
+
+	return scan->has_until[row] && regexec(&scan->until[row], text, 0, NULL, 0) == 0;
 }
 
 /* Whether any row matched the message text[0..len) (NUL-terminated, no NUL inside). */
@@ -125,6 +173,10 @@ static bool match_line(struct log_scan *scan, const char *text, size_t len)
 {
 	bool recognised = false, problem = false;
 
+	if (scan->suspect && clears_suspect(scan, text)) {
+		scan->suspect = false;
+		recognised = true;
+	}
 	for (size_t i = 0; i < log_pattern_count; i++) {
 		const struct log_pattern *p = &log_patterns[i];
 		regmatch_t groups[GROUPS];
@@ -142,10 +194,11 @@ static bool match_line(struct log_scan *scan, const char *text, size_t len)
 		recognised = true;
 		if (p->fact)
 			add_fact(scan, p, text, groups);
-		if (is_problem) {
+		if (is_problem && scan->has_until[i])
+			add_suspect(scan, p, text, len, groups);
+		else if (is_problem)
 			add_problem(scan, p, text, len, groups);
-			problem = true;   /* one problem per line: the most specific row, listed first */
-		}
+		problem = problem || is_problem;   /* one problem per line: the most specific row, listed first */
 	}
 	return recognised;
 }
@@ -211,6 +264,10 @@ void log_scan_finish(struct log_scan *scan)
 {
 	if (scan->pending)
 		end_line(scan);
+	if (scan->suspect) {
+		scan->suspect = false;
+		count_problem(scan, scan->suspect_hit.pattern, &scan->suspect_hit, scan->suspect_line, NULL, 0, NULL);
+	}
 }
 
 int log_scan_buffer(struct log_scan *scan, const char *buf, size_t len)

@@ -46,6 +46,13 @@ struct log_scan {
 	unsigned long facts_dropped;
 	struct log_hit *hits;         /* log_pattern_count slots, in order of first appearance */
 	size_t hit_count;
+	regex_t *until;               /* one per row with an until member (has_until) */
+	bool *has_until;
+	/* A row with an until member that matched and is not yet cleared: it becomes a hit if the log ends so.
+	 * One at a time: a later such line replaces it (perftest prints one results header per run). */
+	bool suspect;
+	struct log_hit suspect_hit;
+	unsigned long suspect_line;
 };
 
 /* Compiles the table. 0, -ENOMEM, or -EINVAL when a row's regex does not compile (a bug the unit test finds). */

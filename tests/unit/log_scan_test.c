@@ -103,6 +103,53 @@ static void log_scan_vm_pair_lines_give_their_own_problem(void)
 	log_scan_free(&scan);
 }
 
+/* n problems of ids ids[] (in order), the first line of the first one first_line */
+static bool problems(const char *log, size_t n, const char *const *ids, unsigned long first_line)
+{
+	struct log_scan scan;
+	bool same;
+
+	if (log_scan_buffer(&scan, log, strlen(log)) != 0)
+		return false;
+	same = scan.hit_count == n && (!n || scan.hits[0].lines[0] == first_line);
+	for (size_t i = 0; same && i < n; i++)
+		same = strcmp(scan.hits[i].pattern->id, ids[i]) == 0;
+	log_scan_free(&scan);
+	return same;
+}
+
+static void log_scan_results_header_without_row_is_a_hang(void)
+{
+#define BW_HEADER " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
+#define LAT_HEADER " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]\n"
+	static const char *const hang[] = { "log.perftest.no_result" };
+	static const char *const other[] = { "log.perftest.exchange_failed" };
+	struct log_scan scan;
+
+	/* the header and then nothing: a hang, at the header's line */
+	CHECK(problems(" GID index       : 1\n" BW_HEADER, 1, hang, 2));
+	CHECK(problems(LAT_HEADER "\n\n", 1, hang, 1));
+	/* a row under it, bw or lat (a -nan column as rxe's lat prints), clears it */
+	CHECK(problems(BW_HEADER " 65536      200              13.66              7.98   \t\t   0.000128\n", 0, NULL, 0));
+	CHECK(problems(LAT_HEADER " 2       200          346.85         138599.46      5964.37  \t       8532.07     \t-nan\n",
+		       0, NULL, 0));
+	/* a sweep (-a) that stops after some sizes has rows: not this; a second run's header without rows is */
+	CHECK(problems(BW_HEADER " 2          5000           0.13               0.12   \t\t   0.062500\n", 0, NULL, 0));
+	CHECK(problems(BW_HEADER " 2 5000 0.13 0.12 0.06\n" LAT_HEADER, 1, hang, 3));
+	/* another problem after the header says what went wrong: that one alone */
+	CHECK(problems(BW_HEADER "ethernet_read_keys: Couldn't read remote address\n", 1, other, 2));
+	/* fed a byte at a time, the same */
+	CHECK(log_scan_init(&scan) == 0);
+	for (const char *c = "x\n" BW_HEADER; *c; c++)
+		log_scan_feed(&scan, c, 1);
+	log_scan_finish(&scan);
+	CHECK(scan.hit_count == 1 && scan.hits[0].lines[0] == 2 && scan.hits[0].count == 1 &&
+	      strstr(scan.hits[0].quote, "#bytes") && strstr(scan.hits[0].fix, "4791"));
+	log_scan_free(&scan);
+#undef BW_HEADER
+#undef LAT_HEADER
+}
+
 int main(void)
 {
 	RUN(log_patterns_compile_and_name_real_check_ids);
@@ -110,5 +157,6 @@ int main(void)
 	RUN(log_text_clean_replaces_invalid_utf8_and_controls);
 	RUN(log_scan_splits_any_chunking_the_same);
 	RUN(log_scan_vm_pair_lines_give_their_own_problem);
+	RUN(log_scan_results_header_without_row_is_a_hang);
 	TAP_DONE();
 }
