@@ -112,6 +112,10 @@ int app_output_fd(const struct app *app);
  * all. 0, or prints one line and returns EXIT_CANNOT_RUN. */
 int app_write_document(const struct app *app, const char *data, size_t len);
 
+/* --pretty and --compact shape JSON: given to a command that prints text this time (json false), one line
+ * naming the command and EXIT_USAGE; else EXIT_OK. */
+int app_layout_needs_json(const struct app *app, const char *command, bool json);
+
 /* Prints warnings on stderr, then the document as JSON (indented or one line: app->layout) or through text(),
  * rendered in memory first and written by app_write_document. Returns the exit code given, or EXIT_CANNOT_RUN
  * when the document could not be written. */

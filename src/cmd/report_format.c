@@ -33,11 +33,8 @@ int app_resolve_format(struct app *app, const char *command, bool given, enum re
 	}
 	if (app->json)
 		*format = REPORT_JSON;
-	if (app->layout != JSON_LAYOUT_AUTO && *format != REPORT_JSON) {
-		fprintf(stderr, "roce-doctor %s: --%s shapes JSON: it needs --json or --format json\n", command,
-			app->layout == JSON_LAYOUT_PRETTY ? "pretty" : "compact");
+	if (app_layout_needs_json(app, command, *format == REPORT_JSON) != EXIT_OK)
 		return EXIT_USAGE;
-	}
 	app->json = *format == REPORT_JSON;
 	return EXIT_OK;
 }

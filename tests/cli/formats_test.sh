@@ -135,6 +135,15 @@ bad "check --format junit --peer" 64 "--format junit cannot be used with --peer"
 bad "bw --format csv" 64 "bad --format 'csv'" -- bw 127.0.0.1 --format csv
 bad "lat --json --format prometheus" 64 "--json and --format prometheus exclude each other" -- lat 127.0.0.1 --json --format prometheus
 bad "--compact with a format that is not JSON" 64 "--compact shapes JSON: it needs --json or --format json" -- --root "$env_root" check --format junit --compact
+# the commands without --format: a layout option on their text output is a mistake, said as one
+for c in devices gid nccl topo; do
+	bad "$c --pretty on text output" 64 "^roce-doctor $c: --pretty shapes JSON: it needs --json$" -- --root "$env_root" $c --pretty
+done
+bad "nccl-env --compact on sh output" 64 "^roce-doctor nccl-env: --compact shapes JSON: it needs --json or --format json$" -- --root "$env_root" nccl-env --compact
+bad "explain --list --compact on text output" 64 "^roce-doctor explain: --compact shapes JSON: it needs --json$" -- explain --list --compact
+bad "compare --pretty on text output" 64 "^roce-doctor compare: --pretty shapes JSON: it needs --json$" -- compare --pretty "$scratch/none-a.json" "$scratch/none-b.json"
+run --root "$env_root" nccl-env --format json --compact
+[ "$rc" -eq 0 ] && [ "$(lines "$out")" -eq 1 ] && json_ok roce-doctor/nccl-env/v1; result "nccl-env --format json --compact: one line" $?
 bad "--pretty and --compact together" 64 "--pretty and --compact exclude each other" -- --root "$env_root" --json check --pretty --compact
 bad "serve --output" 64 "--output cannot be used with serve: it writes an event log" -- serve --output "$scratch/serve.log"
 run --root "$env_root" --json check --format json
