@@ -129,6 +129,21 @@ static void send_last(struct server *srv, int fd, const struct proto_msg *m)
 
 /* ---- waiting ---- */
 
+/* Outside the allow list: one REFUSE saying why, before anything else, and the connection closes. */
+static bool admitted(struct server *srv, int fd, const char *who, const struct sockaddr_storage *addr)
+{
+	const struct serve_config *cfg = srv->cfg;
+	struct proto_msg m;
+	char why[512];
+
+	if (!cfg->admit || cfg->admit(cfg->arg, addr, why, sizeof(why)) == 0)
+		return true;
+	proto_reason(&m, PROTO_REFUSE, PROTO_REFUSE_NOT_ALLOWED, "%s", why);
+	logf_(srv, who, "refused", "%s", why);
+	send_last(srv, fd, &m);
+	return false;
+}
+
 static void refuse_others(struct server *srv)
 {
 	for (;;) {
@@ -141,9 +156,13 @@ static void refuse_others(struct server *srv)
 		if (fd < 0)
 			return;
 		chan_addr_text((const struct sockaddr *)&addr, who, sizeof(who), true);
+		/* The allow list first, as for a client served; and no client's address to one that has not
+		 * proved the secret: the log names both. */
+		if (!admitted(srv, fd, who, &addr))
+			continue;
 		proto_reason(&m, PROTO_REFUSE, PROTO_REFUSE_BUSY,
-			     "busy: a test from %s is running (for %.0f s); serve runs one test at a time, try again "
-			     "when it ends", srv->busy_with, (double)(perf_now_ns() - srv->busy_since) / 1e9);
+			     "busy: another client's test is running (for %.0f s); serve runs one test at a time, try "
+			     "again when it ends", (double)(perf_now_ns() - srv->busy_since) / 1e9);
 		logf_(srv, who, "refused", "busy with %s", srv->busy_with);
 		send_last(srv, fd, &m);
 	}
@@ -800,21 +819,6 @@ static int open_session(struct session *s)
 	if (chan_send(s->fd, &m, SERVE_IDLE_TIMEOUT_S * 1000))
 		return ended(s, "the client left before our GREETING");
 	return s->srv->cfg->secret ? authenticate(s, m.u.greeting.nonce) : 0;
-}
-
-/* Outside the allow list: one REFUSE saying why, before anything else, and the connection closes. */
-static bool admitted(struct server *srv, int fd, const char *who, const struct sockaddr_storage *addr)
-{
-	const struct serve_config *cfg = srv->cfg;
-	struct proto_msg m;
-	char why[512];
-
-	if (!cfg->admit || cfg->admit(cfg->arg, addr, why, sizeof(why)) == 0)
-		return true;
-	proto_reason(&m, PROTO_REFUSE, PROTO_REFUSE_NOT_ALLOWED, "%s", why);
-	logf_(srv, who, "refused", "%s", why);
-	send_last(srv, fd, &m);
-	return false;
 }
 
 static void serve_client(struct server *srv, int fd, const struct sockaddr_storage *addr)

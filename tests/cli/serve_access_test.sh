@@ -61,6 +61,42 @@ grep -q "allowing: any address" "$scratch/zero.log"; result "--allow 0.0.0.0/0 o
 probe snapshot 127.0.0.1 $((port + 3)) 5
 [ "$rc" -eq 0 ]; result "--allow 0.0.0.0/0: answered" $?
 
+# while busy with one client: a second outside the allow list is refused as outside (not told it is busy, nor
+# by whom); one inside is refused as busy, without the other client's address
+serve_on busy $((port + 6)) --allow 127.0.0.1/32
+result "serve --allow 127.0.0.1/32 listens" $?
+python3 - "$((port + 6))" >"$out" 2>&1 <<'PY'
+import socket, struct, sys
+port = int(sys.argv[1])
+def frame(s):
+    hdr = b""
+    while len(hdr) < 12:
+        c = s.recv(12 - len(hdr)); hdr += c
+        if not c: return None
+    t, n = struct.unpack(">IHHI", hdr)[2:]
+    body = b""
+    while len(body) < n:
+        c = s.recv(n - len(body)); body += c
+        if not c: return None
+    if t == 3:   # REFUSE: code, text
+        code, tl = struct.unpack(">HH", body[:4]); return t, code, body[4:4 + tl].decode()
+    return t, None, ""
+def conn(src):
+    s = socket.socket(); s.settimeout(5); s.bind((src, 0)); s.connect(("127.0.0.1", port)); return s
+first = conn("127.0.0.1")
+assert frame(first)[0] == 16, "no GREETING for the first client"
+outside, inside = conn("127.0.0.2"), conn("127.0.0.1")
+o, i = frame(outside), frame(inside)
+print("outside", o); print("inside", i)
+ok = o[:2] == (3, 9) and "not in this serve's allow list" in o[2] and "busy" not in o[2]
+ok = ok and i[:2] == (3, 1) and i[2].startswith("busy: another client's test is running") and "127.0.0" not in i[2]
+sys.exit(0 if ok else 1)
+PY
+result "busy: a client outside the allow list is refused as outside; one inside as busy, not told who" $?
+grep -qE "127.0.0.2:[0-9]+ refused: 127.0.0.2:[0-9]+ is not in this serve's allow list" "$scratch/busy.log" &&
+	grep -qE "127.0.0.1:[0-9]+ refused: busy with 127.0.0.1:[0-9]+" "$scratch/busy.log"
+result "the serve's log names both" $?
+
 for a in 10.0.0.0/33 fd00::/129 10.0.0 host.example ''; do
 	bad "serve --allow '$a': one line, exit 64" 64 "bad --allow '$a'" -- serve --allow "$a" --port 1
 done

@@ -165,7 +165,7 @@ def valid_hello_then(name, after, want):
 
 def stall_and_busy():
     """One connection that says nothing: the serve gives up on it after its HELLO timeout; meanwhile a
-    second client is refused as busy, naming the first."""
+    second client is refused as busy (not told whose test runs)."""
     try:
         with connect() as stalled:
             time.sleep(0.5)
