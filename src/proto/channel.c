@@ -269,9 +269,18 @@ int chan_recv(int fd, struct proto_msg *m, int timeout_ms, char *why, size_t why
 	return ret ? -EPROTO : 0;
 }
 
-bool chan_readable(int fd)
+bool chan_readable_within(int fd, int ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int ret;
 
-	return poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR));
+	do
+		ret = poll(&p, 1, ms);
+	while (ret < 0 && errno == EINTR);
+	return ret > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR));
+}
+
+bool chan_readable(int fd)
+{
+	return chan_readable_within(fd, 0);
 }

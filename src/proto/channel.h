@@ -29,6 +29,8 @@ int chan_recv(int fd, struct proto_msg *m, int timeout_ms, char *why, size_t why
 
 /* Something to read, or the peer hung up: the next chan_recv will not wait long. */
 bool chan_readable(int fd);
+/* The same, waiting up to ms for it. */
+bool chan_readable_within(int fd, int ms);
 
 /* "10.88.0.1:18516" or "[fd00::1]:18516" (with_port), or the bare address. */
 void chan_addr_text(const struct sockaddr *sa, char *buf, size_t size, bool with_port);

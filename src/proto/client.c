@@ -240,6 +240,11 @@ static int tick(void *arg, struct perf_progress *p)
 	return -ECANCELED;
 }
 
+/* How long a failed run waits for the serve's control connection to close, to tell a serve that died (its
+ * kernel flushes its QPs, so the first sign here can be a completion error, before its TCP close arrives: seen
+ * under load on the VM pair as status 9) from a completion that failed on its own. */
+#define GONE_WAIT_MS 500
+
 /* The engine failed: say what the completion or the stall means, and whether the serve is still there. */
 static int run_failed(struct session *s, int ret, const char *err, const struct perf_wc_error *wc)
 {
@@ -249,9 +254,15 @@ static int run_failed(struct session *s, int ret, const char *err, const struct 
 
 	if (ret == -ECANCELED)
 		return -1;
-	if (chan_readable(s->fd) && chan_recv(s->fd, &m, 200, why, sizeof(why)) == -ECONNRESET)
+	if (chan_readable_within(s->fd, ret == -EIO ? GONE_WAIT_MS : 0) &&
+	    chan_recv(s->fd, &m, 200, why, sizeof(why)) == -ECONNRESET)
 		snprintf(gone, sizeof(gone), "; the serve at %s has closed its control connection too: it stopped in "
 			 "the middle of the test", s->where);
+	if (ret == -EIO && gone[0])
+		return failf(s, CLIENT_PEER_GONE, "the serve at %s closed the control connection in the middle of the "
+			     "run: it was stopped or crashed (as it went, %s completion failed on QP %u at %u-byte "
+			     "messages: %s, status %d)", s->where, wc->receive ? "a receive" : "a send", wc->qp,
+			     s->start.size, perf_wc_status_name(wc->status), wc->status);
 	if (ret == -EIO) {
 		s->rep->wc_valid = true;
 		s->rep->wc = *wc;
