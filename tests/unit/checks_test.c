@@ -273,6 +273,26 @@ static void infiniband_port_is_info(void)
 	host_free(&host);
 }
 
+/* Only InfiniBand ports: NCCL addresses them by LID, so unset is right and a set index applies to nothing. */
+static void gid_env_on_an_infiniband_host(void)
+{
+	struct host host;
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("infiniband", &host) == 0);
+	f = run_checks(&host, NULL);
+	it = first_of(&f, "gid.env", SEVERITY_OK);
+	CHECK(worst_of(&f, "gid.env") == SEVERITY_OK && it && strstr(it->message, "InfiniBand mlx5_0/1 by LID"));
+	findings_free(&f);
+	f = run_checks(&host, "3");
+	it = first_of(&f, "gid.env", SEVERITY_INFO);
+	CHECK(worst_of(&f, "gid.env") == SEVERITY_INFO && it && strstr(it->message, "has no RoCE port to apply to"));
+	CHECK(it && it->fix && strcmp(it->fix, "unset NCCL_IB_GID_INDEX") == 0);
+	findings_free(&f);
+	host_free(&host);
+}
+
 static void gid_env_fails_on_link_local_v1_empty_and_blank(void)
 {
 	static const char *const bad[] = { "0", "4", "9", "", "five" };
@@ -1012,6 +1032,7 @@ int main(int argc, char **argv)
 	RUN(only_and_skip_select_ids);
 	RUN(uverbs_fails_on_a_missing_node_and_is_ok_when_present);
 	RUN(kernel_modules_names_the_missing_provider);
+	RUN(gid_env_on_an_infiniband_host);
 	RUN(gpu_peermem_is_info_without_the_module);
 	RUN(memlock_limit_fails_small_warns_large_ok_unlimited);
 	RUN(memlock_limit_names_ibv_reg_mr_only_when_it_ran_and_failed);
