@@ -3,7 +3,8 @@
 # InfiniBand ports in NCCL's GID prediction and the advice built on it (issue 13): NCCL addresses an IB port by
 # LID, so `nccl`, `gid --suggest`, `nccl-env` and gid.env list it with that (its LID, no GID index to set) and never
 # say "every HCA" of a host where one HCA is IB; the RoCE advice for the RoCE port beside it stays what it was.
-# Fixtures: infiniband (one IB port), ib-roce-mixed (mlx5_0 IB, mlx5_1 RoCE on the same VPI card).
+# Fixtures: infiniband (one IB port), ib-roce-mixed (mlx5_0 IB, mlx5_1 RoCE on the same VPI card). Also the
+# H100 VM without RDMA: one answer (no RDMA device), no ib_uverbs/rdma_ucm findings piled on it.
 # usage: ib_ports_test.sh ROCE_DOCTOR FIXTURES_DIR   (TAP on stdout; about 30 runs, 2 s idle)
 set -u
 BIN=$1
@@ -111,5 +112,10 @@ json.dump(d, open(sys.argv[2], "w"))' "$scratch/ib.json" "$scratch/bad.json"
 bad "a snapshot with a LID beyond 16 bits is refused by its path" 3 \
 	'host\.devices\[0\]\.ports\[0\]\.lid: expected an integer from 0 to 65535 or null, got 70000' \
 	-- --from "$scratch/bad.json" nccl --nccl-version 2.23
+
+# ---- a GPU VM without RDMA: one answer ----
+run --root "$FIX/h100-vm" check
+grep -q 'FAIL  rdma.devices' "$out" && ! grep -q 'kernel.modules' "$out" && [ "$(grep -c '^  FAIL' "$out")" -eq 1 ]
+result "h100-vm: no RDMA device is the one failure; no ib_uverbs/rdma_ucm findings beside it" $?
 
 tap_end

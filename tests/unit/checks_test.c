@@ -425,6 +425,33 @@ static void kernel_modules_names_the_missing_provider(void)
 	host_free(&host);
 }
 
+/* No RDMA device (the H100 VM): rdma.devices is the answer; ib_uverbs and rdma_ucm absent add nothing, and
+ * the one module finding left is the cause when a ConnectX driver is loaded without its RDMA provider. */
+static void kernel_modules_quiet_without_a_device(void)
+{
+	struct host host = { 0 };
+	struct kernel_module mods[2] = { { .name = "nvidia" }, { .name = "virtio_net" } };
+	struct module_list list = { .items = mods, .count = 2, .proc_known = true };
+	struct check_input in = { .family = AF_INET, .modules = &list, .host = &host };
+	struct findings f = run_input(&in);
+	const struct finding *it;
+
+	CHECK(worst_of(&f, "rdma.devices") == SEVERITY_FAIL);
+	CHECK(worst_of(&f, "kernel.modules") == -1);   /* none at all */
+	findings_free(&f);
+	snprintf(mods[1].name, sizeof(mods[1].name), "mlx5_core");
+	f = run_input(&in);
+	it = first_of(&f, "kernel.modules", SEVERITY_FAIL);
+	CHECK(it && strcmp(it->subject, "mlx5_ib") == 0 && strstr(it->fix, "modprobe mlx5_ib") &&
+	      strstr(it->message, "mlx5_core is loaded"));
+	CHECK(!first_of(&f, "kernel.modules", SEVERITY_INFO));   /* no rdma_ucm line beside it */
+	findings_free(&f);
+	snprintf(mods[1].name, sizeof(mods[1].name), "i40e");   /* X710: no RDMA function to miss */
+	f = run_input(&in);
+	CHECK(!first_of(&f, "kernel.modules", SEVERITY_FAIL));
+	findings_free(&f);
+}
+
 static void gpu_peermem_is_info_without_the_module(void)
 {
 	struct host host;
@@ -1032,6 +1059,7 @@ int main(int argc, char **argv)
 	RUN(only_and_skip_select_ids);
 	RUN(uverbs_fails_on_a_missing_node_and_is_ok_when_present);
 	RUN(kernel_modules_names_the_missing_provider);
+	RUN(kernel_modules_quiet_without_a_device);
 	RUN(gid_env_on_an_infiniband_host);
 	RUN(gpu_peermem_is_info_without_the_module);
 	RUN(memlock_limit_fails_small_warns_large_ok_unlimited);
