@@ -249,22 +249,6 @@ static void print_suggestion(FILE *out, const json_t *doc)
 			json_string_value(json_object_get(row, "advice")));
 }
 
-/* Ethernet ports when there are any: an InfiniBand port beside them needs no GID index. */
-static bool port_in_scope(const struct host *host, const struct gid_args *a, const struct rdma_device *d,
-			  const struct rdma_port *p)
-{
-	bool any_ethernet = false;
-
-	if (!selected(a, d, p))
-		return false;
-	if (a->sel.name[0])
-		return true;
-	for (size_t i = 0; i < host->device_count; i++)
-		for (size_t j = 0; j < host->devices[i].port_count; j++)
-			any_ethernet |= host->devices[i].ports[j].link_layer == LINK_LAYER_ETHERNET;
-	return !any_ethernet || p->link_layer == LINK_LAYER_ETHERNET;
-}
-
 /* The ports left out, each with its reason; an ACTIVE one without an address is still opened by NCCL, so its
  * reason carries the NCCL_IB_HCA that excludes it, and the one that keeps only the ports with an answer. */
 static json_t *left_out_rows(const struct host *host, const struct left_out *out, size_t n_out,
@@ -324,7 +308,7 @@ static json_t *suggestion_doc(const struct host *host, const struct gid_args *a,
 			json_t *gi;
 			bool found;
 
-			if (!port_in_scope(host, a, dev, port))
+			if (!selected(a, dev, port))   /* InfiniBand too: listed with why it needs no index */
 				continue;
 			in_scope++;
 			u = gid_port_use(port, port_netdev(host, port), lo->why, sizeof(lo->why));
@@ -339,7 +323,8 @@ static json_t *suggestion_doc(const struct host *host, const struct gid_args *a,
 			json_array_append_new(rows, choice_row(host, dev, port, a, route, &found));
 			gi = json_object_get(json_array_get(rows, json_array_size(rows) - 1), "gid_index");
 			if (!found) {
-				unanswered = true;
+				/* InfiniBand has no index to answer; alone, the host still has no answer at all */
+				unanswered |= port->link_layer != LINK_LAYER_INFINIBAND;
 				continue;
 			}
 			if (n_answered < PORTS_MAX)
@@ -369,7 +354,7 @@ static int check_netdev_option(const struct host *host, const struct gid_args *a
 		for (size_t p = 0; p < host->devices[d].port_count; p++) {
 			const struct rdma_port *port = &host->devices[d].ports[p];
 
-			if (!port_in_scope(host, a, &host->devices[d], port))
+			if (!selected(a, &host->devices[d], port))
 				continue;
 			if (gid_port_has_candidate_on(port, a->family, a->netdev))
 				return EXIT_OK;

@@ -86,20 +86,28 @@ static json_t *libraries_json(const struct nccl_libs *libs)
 	return list;
 }
 
+/* RoCE and InfiniBand ports in the host's order. */
 static json_t *ports_json(const struct nccl_version_advice *va)
 {
+	const struct nccl_port_prediction *ib = va->ports + va->port_count;
 	json_t *list = json_array();
+	size_t r = 0, i = 0;
 
-	for (size_t i = 0; i < va->port_count; i++) {
-		const struct nccl_port_prediction *p = &va->ports[i];
+	while (r < va->port_count || i < va->ib_port_count) {
+		const struct nccl_port_prediction *p = i == va->ib_port_count ||
+			(r < va->port_count && va->ports[r].order < ib[i].order) ? &va->ports[r++] : &ib[i++];
 		char name[96], gid[64] = "";
 
 		snprintf(name, sizeof(name), "%s/%u", p->device->name, p->port->num);
 		if (p->gid.entry)
 			inet_ntop(AF_INET6, &p->gid.entry->gid, gid, sizeof(gid));
-		json_array_append_new(list, json_pack("{s:s, s:s, s:I, s:o, s:i, s:o, s:o, s:s, s:b, s:b, s:o, s:s}",
+		json_array_append_new(list, json_pack("{s:s, s:s, s:I, s:o, s:s, s:o, s:o, s:i, s:o, s:o, s:s, s:b, s:b, "
+						      "s:o, s:s}",
 			"port", name, "device", p->device->name, "port_num", (json_int_t)p->port->num,
-			"netdev", json_str_or_null(p->port->netdev), "index", p->gid.index, "gid", json_str_or_null(gid),
+			"netdev", json_str_or_null(p->port->netdev), "link_layer", link_layer_name(p->port->link_layer),
+			"state", json_str_or_null(p->port->state_name),
+			"lid", p->port->lid_known ? json_integer(p->port->lid) : json_null(),
+			"index", p->gid.index, "gid", json_str_or_null(gid),
 			"type", p->gid.entry ? json_string(gid_type_name(p->gid.entry->type, p->port->link_layer)) : json_null(),
 			"verdict", nccl_gid_verdict_name(p->gid.verdict), "pinned", p->gid.pinned, "chosen_by_nccl",
 			p->gid.chose, "suggested", p->suggested >= 0 ? json_integer(p->suggested) : json_null(),
@@ -229,9 +237,15 @@ static void print_text(FILE *out, const json_t *doc)
 		fprintf(out, "NCCL %s%s: %s\n", json_is_string(json_object_get(p, "version")) ? str(p, "version") :
 			"of unknown version", json_array_size(json_object_get(p, "libraries")) ? "" : " (--nccl-version)",
 			json_is_true(json_object_get(p, "ok")) ? "ok" : "FAIL");
-		json_array_foreach(json_object_get(p, "ports"), j, port)
-			fprintf(out, "  %s (%s): %lld - %s\n", str(port, "port"), str(port, "netdev"),
-				(long long)json_integer_value(json_object_get(port, "index")), str(port, "reason"));
+		json_array_foreach(json_object_get(p, "ports"), j, port) {
+			char index[24] = "LID";   /* an InfiniBand port has no index to pick: say what NCCL uses */
+
+			if (strcmp(str(port, "link_layer"), "InfiniBand") != 0)
+				snprintf(index, sizeof(index), "%lld",
+					 (long long)json_integer_value(json_object_get(port, "index")));
+			fprintf(out, "  %s (%s): %s - %s\n", str(port, "port"), str(port, "netdev"), index,
+				str(port, "reason"));
+		}
 		fprintf(out, "  %s\n", str(p, "advice"));
 		if (json_is_string(json_object_get(p, "fix")))
 			fprintf(out, "  fix: %s\n", str(p, "fix"));

@@ -132,6 +132,50 @@ static bool unset_by_version(const struct check_input *in, struct findings *out)
 	return true;
 }
 
+/* "mlx5_0/1, mlx5_1/1": the selected ports of one link layer; the count. */
+static size_t selected_ports(const struct check_input *in, enum link_layer ll, char *buf, size_t size)
+{
+	const struct host *h = in->host;
+	size_t n = 0, len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < h->device_count; i++)
+		for (size_t j = 0; j < h->devices[i].port_count; j++) {
+			const struct rdma_port *p = &h->devices[i].ports[j];
+
+			if (!input_port_selected(in, &h->devices[i], p) || p->link_layer != ll)
+				continue;
+			if (len < size)
+				len += (size_t)snprintf(buf + len, size - len, "%s%s/%u", n ? ", " : "",
+							h->devices[i].name, p->num);
+			n++;
+		}
+	return n;
+}
+
+/* Only InfiniBand ports: NCCL addresses them by LID (from 2.22 it ignores NCCL_IB_GID_INDEX there, before it
+ * never put the GID in a GRH), so an unset index is right and a set one is only clutter. */
+static void infiniband_only(const struct check_input *in, const char *ib, struct findings *out)
+{
+	const char *v = in->gid_index_value, *src = in->gid_index_source;
+	const char *colon = src ? strrchr(src, ':') : NULL;
+	char fix[640];
+
+	if (!v) {
+		finding_add(out, "gid.env", SEVERITY_OK, "NCCL_IB_GID_INDEX", NULL, "NCCL_IB_GID_INDEX is unset: right, "
+			    "there is no RoCE port and NCCL addresses InfiniBand %s by LID", ib);
+		return;
+	}
+	if (colon && strcmp(src, "environment") != 0)
+		/* "/etc/nccl.conf:3": drop that line where NCCL reads it */
+		snprintf(fix, sizeof(fix), "sed -i '%sd' %.*s", colon + 1, (int)(colon - src), src);
+	else
+		snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX");
+	finding_add(out, "gid.env", SEVERITY_INFO, "NCCL_IB_GID_INDEX", fix, "NCCL_IB_GID_INDEX is %s (%s) and has no "
+		    "RoCE port to apply to: NCCL addresses InfiniBand %s by LID (from NCCL 2.22 on it ignores the variable "
+		    "there)", v, src ? src : "environment", ib);
+}
+
 static void check_env_index(const struct check_input *in, struct findings *out)
 {
 	const struct host *h = in->host;
@@ -150,11 +194,20 @@ static void check_env_index(const struct check_input *in, struct findings *out)
 	else
 		snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX   # NCCL >= 2.21 picks a RoCE v2 GID per HCA; the "
 			 "ports disagree on one index");
+	char ib[256], roce[8];
+	size_t ib_count = selected_ports(in, LINK_LAYER_INFINIBAND, ib, sizeof(ib));
+
+	if (ib_count && selected_ports(in, LINK_LAYER_ETHERNET, roce, sizeof(roce)) == 0) {
+		infiniband_only(in, ib, out);
+		return;
+	}
 	if (!v && unset_by_version(in, out))
 		return;
 	if (!v) {
 		finding_add(out, "gid.env", SEVERITY_INFO, "NCCL_IB_GID_INDEX", suggested >= 0 ? fix : NULL,
-			    "NCCL_IB_GID_INDEX is unset: NCCL >= 2.21 picks per HCA, older NCCL uses index 0 (link-local)");
+			    "NCCL_IB_GID_INDEX is unset: NCCL >= 2.21 picks per HCA, older NCCL uses index 0 "
+			    "(link-local)%s%s%s", ib_count ? "; InfiniBand " : "", ib_count ? ib : "",
+			    ib_count ? " goes by LID" : "");
 		return;
 	}
 	errno = 0;

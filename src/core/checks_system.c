@@ -66,18 +66,21 @@ static void check_uverbs(const struct check_input *in, struct findings *out)
 			    "work; NCCL itself uses verbs only");
 }
 
+/* Each NIC driver whose NICs may have an RDMA function, and the module that provides it; every_nic: every NIC
+ * of that driver has one (ConnectX-3 and later, E810), so the driver loaded means an RDMA NIC is here (not so for
+ * i40e, whose X710 has none, or bnxt_en, whose older parts have none). */
+static const struct { const char *driver, *module; bool every_nic; } providers[] = {
+	{ "mlx5_core", "mlx5_ib", true }, { "mlx4_core", "mlx4_ib", true }, { "bnxt_en", "bnxt_re", false },
+	{ "ice", "irdma", true }, { "i40e", "irdma", false }, { "qede", "qedr", false },
+	{ "hns3", "hns_roce_hw_v2", false }, { "erdma", "erdma", false }, { "ionic", "ionic_rdma", false },
+};
+
 /* The kernel module that provides the RDMA device, from its PCI driver or its kind. */
 static const char *provider_module(const struct rdma_device *d)
 {
-	static const struct { const char *driver, *module; } table[] = {
-		{ "mlx5_core", "mlx5_ib" }, { "mlx4_core", "mlx4_ib" }, { "bnxt_en", "bnxt_re" },
-		{ "ice", "irdma" }, { "i40e", "irdma" }, { "qede", "qedr" }, { "hns3", "hns_roce_hw_v2" },
-		{ "erdma", "erdma" }, { "ionic", "ionic_rdma" },
-	};
-
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		if (strcmp(d->driver, table[i].driver) == 0)
-			return table[i].module;
+	for (size_t i = 0; i < sizeof(providers) / sizeof(providers[0]); i++)
+		if (strcmp(d->driver, providers[i].driver) == 0)
+			return providers[i].module;
 	if (strncmp(d->name, "rxe", 3) == 0 || (!d->pci_address[0] && d->parent[0] && strncmp(d->name, "siw", 3)))
 		return "rdma_rxe";
 	if (strncmp(d->name, "siw", 3) == 0)
@@ -99,6 +102,24 @@ static void check_one_module(const struct check_input *in, const char *module, c
 	finding_add(out, "kernel.modules", s, module, fix, "%s is not loaded: %s", module, why);
 }
 
+/* No RDMA device at all: rdma.devices says so, and ib_uverbs and rdma_ucm being absent adds nothing (a provider
+ * such as mlx5_ib pulls ib_uverbs in when it loads). What can add something is the cause: a NIC driver that is
+ * loaded while its RDMA provider is not (mlx5_core without mlx5_ib). A host with no such NIC (a VM with virtio
+ * only) gets no finding. */
+static void no_device_modules(const struct check_input *in, struct findings *out)
+{
+	for (size_t i = 0; i < sizeof(providers) / sizeof(providers[0]); i++) {
+		char why[160];
+
+		if (!providers[i].every_nic || !module_loaded(in->modules, providers[i].driver) ||
+		    module_loaded(in->modules, providers[i].module))
+			continue;
+		snprintf(why, sizeof(why), "%s is loaded, so a NIC that can do RDMA is here, but without %s it has no "
+			 "RDMA device", providers[i].driver, providers[i].module);
+		check_one_module(in, providers[i].module, why, SEVERITY_FAIL, out);
+	}
+}
+
 static void check_modules(const struct check_input *in, struct findings *out)
 {
 	const struct host *h = in->host;
@@ -108,6 +129,10 @@ static void check_modules(const struct check_input *in, struct findings *out)
 	if (!in->modules->proc_known) {
 		finding_add(out, "kernel.modules", SEVERITY_INFO, "/proc/modules", NULL,
 			    "/proc/modules could not be read: loaded modules unknown");
+		return;
+	}
+	if (h->device_count == 0) {
+		no_device_modules(in, out);
 		return;
 	}
 	check_one_module(in, "ib_uverbs", "libibverbs needs it for every device", SEVERITY_FAIL, out);

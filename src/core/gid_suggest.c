@@ -154,8 +154,12 @@ static void explain_none(const struct rdma_port *port, const struct netdev *netd
 	struct gid_choice alt;
 
 	if (port->link_layer == LINK_LAYER_INFINIBAND) {
-		snprintf(buf, size, "InfiniBand link layer: NCCL addresses IB ports by LID, NCCL_IB_GID_INDEX does not "
-			 "apply (unset it)");
+		char lid[16] = "";
+
+		if (port->lid_known)
+			snprintf(lid, sizeof(lid), " 0x%x", port->lid);
+		snprintf(buf, size, "InfiniBand link layer: NCCL addresses the port by its LID%s, not by a GID index; "
+			 "NCCL_IB_GID_INDEX does not apply to it", lid);
 		return;
 	}
 	if (port->gid_count == 0) {

@@ -12,14 +12,41 @@
 
 #include "core/gid_suggest.h"
 
-static size_t ethernet_ports(const struct host *host)
+static size_t ports_of(const struct host *host, enum link_layer ll)
 {
 	size_t n = 0;
 
 	for (size_t d = 0; d < host->device_count; d++)
 		for (size_t p = 0; p < host->devices[d].port_count; p++)
-			n += host->devices[d].ports[p].link_layer == LINK_LAYER_ETHERNET;
+			n += host->devices[d].ports[p].link_layer == ll;
 	return n;
+}
+
+/* The ports of one link layer, appended in host order. */
+static void predict_layer(const struct host *host, const struct nccl_gid_env *env, const struct nccl_version *v,
+			  enum link_layer ll, struct nccl_version_advice *va, size_t *count)
+{
+	size_t order = 0;
+
+	for (size_t d = 0; d < host->device_count; d++)
+		for (size_t p = 0; p < host->devices[d].port_count; p++, order++) {
+			const struct rdma_port *port = &host->devices[d].ports[p];
+			struct nccl_port_prediction *pp = &va->ports[va->port_count + va->ib_port_count];
+			struct gid_choice choice;
+
+			if (port->link_layer != ll)
+				continue;
+			pp->device = &host->devices[d];
+			pp->port = port;
+			pp->order = order;
+			nccl_gid_predict(v, port, env, &pp->gid);
+			pp->suggested = -1;
+			if (ll == LINK_LAYER_ETHERNET) {
+				gid_choose_port(port, host_find_netdev(host, port->netdev), pp->gid.family, &choice);
+				pp->suggested = choice.found ? (int)choice.entry->index : -1;
+			}
+			(*count)++;
+		}
 }
 
 static int predict(const struct host *host, const struct nccl_gid_env *env, struct nccl_version_advice *va)
@@ -27,25 +54,38 @@ static int predict(const struct host *host, const struct nccl_gid_env *env, stru
 	struct nccl_version parsed;
 	const struct nccl_version *v = nccl_version_parse(va->version, &parsed) == 0 ? &parsed : NULL;
 
-	va->ports = calloc(ethernet_ports(host) + 1, sizeof(*va->ports));
+	va->ports = calloc(ports_of(host, LINK_LAYER_ETHERNET) + ports_of(host, LINK_LAYER_INFINIBAND) + 1,
+			   sizeof(*va->ports));
 	if (!va->ports)
 		return -ENOMEM;
-	for (size_t d = 0; d < host->device_count; d++)
-		for (size_t p = 0; p < host->devices[d].port_count; p++) {
-			const struct rdma_port *port = &host->devices[d].ports[p];
-			struct nccl_port_prediction *pp = &va->ports[va->port_count];
-			struct gid_choice choice;
-
-			if (port->link_layer != LINK_LAYER_ETHERNET)
-				continue;
-			pp->device = &host->devices[d];
-			pp->port = port;
-			nccl_gid_predict(v, port, env, &pp->gid);
-			gid_choose_port(port, host_find_netdev(host, port->netdev), pp->gid.family, &choice);
-			pp->suggested = choice.found ? (int)choice.entry->index : -1;
-			va->port_count++;
-		}
+	predict_layer(host, env, v, LINK_LAYER_ETHERNET, va, &va->port_count);
+	predict_layer(host, env, v, LINK_LAYER_INFINIBAND, va, &va->ib_port_count);
 	return 0;
+}
+
+/* "mlx5_0/1" or "mlx5_0/1, mlx5_2/1": the InfiniBand ports. */
+static void ib_ports_text(const struct nccl_version_advice *va, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < va->ib_port_count && len < size; i++) {
+		const struct nccl_port_prediction *p = &va->ports[va->port_count + i];
+
+		len += (size_t)snprintf(buf + len, size - len, "%s%s/%u", i ? ", " : "", p->device->name, p->port->num);
+	}
+}
+
+/* "; InfiniBand mlx5_0/1: by LID, no GID index to set", or "" without InfiniBand ports. */
+static void ib_note(const struct nccl_version_advice *va, char *buf, size_t size)
+{
+	char list[256];
+
+	buf[0] = '\0';
+	if (!va->ib_port_count)
+		return;
+	ib_ports_text(va, list, sizeof(list));
+	snprintf(buf, size, "; InfiniBand %s: by LID, no GID index to set", list);
 }
 
 /* "5 on every HCA" or "5 on mlx5_0/1, 7 on mlx5_1/1". */
@@ -59,7 +99,9 @@ static void indices_text(const struct nccl_version_advice *va, bool suggested, c
 				   : va->ports[i].gid.index == va->ports[0].gid.index);
 	buf[0] = '\0';
 	if (va->port_count && same) {
-		snprintf(buf, size, "%d on every HCA", suggested ? va->ports[0].suggested : va->ports[0].gid.index);
+		/* "every HCA" would take in the InfiniBand ones, which have no index to pick */
+		snprintf(buf, size, "%d on every %sHCA", suggested ? va->ports[0].suggested : va->ports[0].gid.index,
+			 va->ib_port_count ? "RoCE " : "");
 		return;
 	}
 	for (size_t i = 0; i < va->port_count && len < size; i++)
@@ -84,7 +126,7 @@ static const char *lib_where(const struct nccl_version_advice *va)
 	return va->first ? va->first->places[0].where : "--nccl-version";
 }
 
-static void advise(const struct nccl_gid_env *env, struct nccl_version_advice *va)
+static void advise_roce(const struct nccl_gid_env *env, struct nccl_version_advice *va)
 {
 	struct nccl_version v;
 	bool known = nccl_version_parse(va->version, &v) == 0;
@@ -151,6 +193,30 @@ static void advise(const struct nccl_gid_env *env, struct nccl_version_advice *v
 			 "right ones: %s): gid --suggest says why", name, list);
 		snprintf(va->fix, sizeof(va->fix), "roce-doctor gid --suggest");
 	}
+}
+
+/* InfiniBand ports are addressed by LID: they never make a version's advice wrong, but they are named in it, so
+ * that no line says "every HCA" of a host where some HCA has no GID index to pick. */
+static void advise(const struct nccl_gid_env *env, struct nccl_version_advice *va)
+{
+	char list[256], note[320];
+
+	if (va->port_count || !va->ib_port_count) {
+		advise_roce(env, va);
+		ib_note(va, note, sizeof(note));
+		if (strlen(va->advice) + strlen(note) < sizeof(va->advice))
+			strcat(va->advice, note);
+		return;
+	}
+	va->ok = true;
+	ib_ports_text(va, list, sizeof(list));
+	snprintf(va->advice, sizeof(va->advice), "no RoCE port: NCCL %s in %s addresses InfiniBand %s by LID, with no "
+		 "GID index to set%s%s%s", va->version[0] ? va->version : "of unknown version", lib_where(va), list,
+		 env->gid_index && *env->gid_index ? "; NCCL_IB_GID_INDEX=" : "",
+		 env->gid_index && *env->gid_index ? env->gid_index : "",
+		 env->gid_index && *env->gid_index ? " has nothing to do here" : "");
+	if (env->gid_index && *env->gid_index)
+		snprintf(va->fix, sizeof(va->fix), "unset NCCL_IB_GID_INDEX");
 }
 
 static void compare_versions(struct nccl_advice *a)
@@ -243,16 +309,24 @@ void nccl_advice_line(const struct nccl_version_advice *va, char *buf, size_t si
 	struct nccl_version v;
 	bool chooses = nccl_version_parse(va->version, &v) < 0 || nccl_version_chooses_gid(&v);
 	int common = common_suggestion(va);
-	char uses[256];
+	char uses[256], note[320];
 
 	*pin = -1;
+	if (va->port_count == 0 && va->ib_port_count) {
+		char list[256];
+
+		ib_ports_text(va, list, sizeof(list));
+		snprintf(buf, size, "no RoCE port: InfiniBand %s is addressed by LID, no GID index to set", list);
+		return;
+	}
 	if (va->port_count == 0) {
 		snprintf(buf, size, "no RoCE port: no GID to choose");
 		return;
 	}
 	indices_text(va, false, uses, sizeof(uses));
+	ib_note(va, note, sizeof(note));
 	if (va->ok) {
-		snprintf(buf, size, chooses ? "leave it unset; it will pick %s" : "it uses %s: right", uses);
+		snprintf(buf, size, chooses ? "leave it unset; it will pick %s%s" : "it uses %s: right%s", uses, note);
 		return;
 	}
 	if (common >= 0) {
@@ -261,10 +335,10 @@ void nccl_advice_line(const struct nccl_version_advice *va, char *buf, size_t si
 		while (bad + 1 < va->port_count && va->ports[bad].gid.verdict == NCCL_GID_GOOD)
 			bad++;
 		*pin = common;
-		snprintf(buf, size, "set NCCL_IB_GID_INDEX=%d (it would %s %s, %s%s)", common, chooses ? "pick" : "use",
+		snprintf(buf, size, "set NCCL_IB_GID_INDEX=%d (it would %s %s, %s%s)%s", common, chooses ? "pick" : "use",
 			 uses, nccl_gid_verdict_name(va->ports[bad].gid.verdict),
-			 chooses ? "" : ": before 2.21 NCCL does not choose");
+			 chooses ? "" : ": before 2.21 NCCL does not choose", note);
 		return;
 	}
-	snprintf(buf, size, "%s", va->advice);
+	snprintf(buf, size, "%s", va->advice);   /* the note is in it */
 }

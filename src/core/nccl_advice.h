@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* For each NCCL version on the node: the GID index it will use on each Ethernet port, whether that works, and
- * the exact setting that makes it work; and whether two NCCLs on the node would disagree. Pure. */
+ * the exact setting that makes it work, and what it does on each InfiniBand port (addresses it by LID); and
+ * whether two NCCLs on the node would disagree. Pure. */
 #ifndef ROCE_DOCTOR_NCCL_ADVICE_H
 #define ROCE_DOCTOR_NCCL_ADVICE_H
 
@@ -16,14 +17,18 @@ struct nccl_port_prediction {
 	const struct rdma_port *port;
 	struct nccl_gid_prediction gid;
 	int suggested;                    /* what gid --suggest picks for the family; -1: none */
+	size_t order;                     /* the port's place among the host's ports */
 };
 
 struct nccl_version_advice {
 	char version[32];                 /* "2.28.9"; "" when no library said */
 	const struct nccl_lib *first;     /* the first library of this version (NULL for --nccl-version) */
 	size_t lib_count;
+	/* The RoCE ports [0, port_count), then the InfiniBand ports [port_count, port_count + ib_port_count):
+	 * NCCL opens both kinds, but only the RoCE ones have a GID index to get right. */
 	struct nccl_port_prediction *ports;
 	size_t port_count;
+	size_t ib_port_count;
 	bool ok;                          /* every port gets a routable RoCE v2 GID of the family */
 	char advice[1536];
 	char fix[256];                    /* the command; "" when nothing is to be done */

@@ -100,6 +100,18 @@ static int choose_socket_if(const struct host *host, const char *socket_if, cons
 	return 0;
 }
 
+static bool infiniband_only(const struct host *host)
+{
+	size_t ib = 0, other = 0;
+
+	for (size_t i = 0; i < host->device_count; i++)
+		for (size_t j = 0; j < host->devices[i].port_count; j++) {
+			ib += host->devices[i].ports[j].link_layer == LINK_LAYER_INFINIBAND;
+			other += host->devices[i].ports[j].link_layer != LINK_LAYER_INFINIBAND;
+		}
+	return ib && !other;
+}
+
 static void leave_out(struct nccl_env *env, const struct rdma_device *d, const struct rdma_port *p, const char *fmt,
 		      ...) __attribute__((format(printf, 4, 5)));
 
@@ -189,6 +201,13 @@ int nccl_env_build(const struct host *host, int family, const char *socket_if, s
 			struct gid_choice c;
 			char why[256];
 
+			if (p->link_layer == LINK_LAYER_INFINIBAND) {
+				/* NCCL_IB_HCA selects IB and RoCE ports alike: the list below drops this one */
+				leave_out(env, d, p, "InfiniBand link layer: nccl-env sets up RoCE ports only (NCCL "
+					  "addresses this one by LID, with no GID index to set); NCCL_IB_HCA selects IB "
+					  "ports too, so add %s:%u to it to keep NCCL using the port", d->name, p->num);
+				continue;
+			}
 			if (p->link_layer != LINK_LAYER_ETHERNET) {
 				leave_out(env, d, p, "%s link layer: nccl-env sets up RoCE ports only",
 					  link_layer_name(p->link_layer));
@@ -219,6 +238,11 @@ int nccl_env_build(const struct host *host, int family, const char *socket_if, s
 			}
 			env->port_count++;
 		}
+	}
+	if (env->port_count == 0 && infiniband_only(host)) {
+		snprintf(why, why_size, "no usable RoCE port: only InfiniBand, where NCCL needs no GID setting (it addresses "
+			 "IB ports by LID); nccl-env sets up RoCE ports only");
+		return -ENODEV;
 	}
 	if (env->port_count == 0) {
 		snprintf(why, why_size, host->device_count == 0 ? "no RDMA device on this host" :

@@ -13,6 +13,12 @@
  * wanted family, configured, not link-local and in the range, take it if its RoCE version is the wanted one
  * and differs from the current's (or the current is not valid). A type file that fails with EINVAL (a container
  * that does not map the slot) leaves the version unread, so that slot never matches the wanted version.
+ * InfiniBand ports (link layer IBV_LINK_LAYER_INFINIBAND; NCCL_IB_HCA selects them like RoCE ports) are addressed
+ * by LID: before 2.22 the QP never has a GRH, and the GID NCCL queries (NCCL_IB_GID_INDEX, default 0; from 2.21 the
+ * walk below) is only exchanged. From 2.22.3-1 (commit 178b6b75) ncclIbGetGidIndex returns early on IB: index
+ * NCCL_IB_ROUTABLE_FLID_GID_INDEX (default 1) when that GID carries a FLID (bytes 4-5), else 0, whatever
+ * NCCL_IB_GID_INDEX says, and ncclIbRtrQp puts it in a GRH only when the peer's subnet prefix differs (routed IB;
+ * from 2.30 also when the port requires a GRH). NCCL_IB_ADDR_FAMILY, _ADDR_RANGE and _ROCE_VERSION_NUM are RoCE's.
  * Difference: NCCL walks to gid_tbl_len (255 on mlx5); the model holds the non-empty entries, so the walk stops
  * at the last of them: past it, only an IPv6 walk from an IPv4 current entry could move (to an empty slot). */
 #include "core/nccl_gid_choice.h"
@@ -26,6 +32,10 @@
 #include <sys/socket.h>
 
 #define FIRST_CHOOSING_MINOR 21   /* 2.21.5-1 */
+#define FIRST_FLID_MINOR 22       /* 2.22.3-1 */
+#define ROUTABLE_FLID_GID_INDEX 1 /* NCCL_IB_ROUTABLE_FLID_GID_INDEX's default */
+#define PORT_ACTIVE 4
+#define PHYS_LINK_UP 5
 
 int nccl_version_parse(const char *text, struct nccl_version *v)
 {
@@ -67,6 +77,11 @@ void nccl_version_format(const struct nccl_version *v, char *buf, size_t size)
 bool nccl_version_chooses_gid(const struct nccl_version *v)
 {
 	return v->major > 2 || (v->major == 2 && v->minor >= FIRST_CHOOSING_MINOR);
+}
+
+bool nccl_version_routes_ib(const struct nccl_version *v)
+{
+	return v->major > 2 || (v->major == 2 && v->minor >= FIRST_FLID_MINOR);
 }
 
 /* ncclLoadParam: unset or empty is the default; strtoll overflow (ERANGE) is the default too. */
@@ -213,7 +228,7 @@ static void judge(struct nccl_gid_prediction *out)
 
 const char *nccl_gid_verdict_name(enum nccl_gid_verdict verdict)
 {
-	static const char *const names[] = { "ok", "empty", "link-local", "RoCE v1", "other family" };
+	static const char *const names[] = { "ok", "empty", "link-local", "RoCE v1", "other family", "InfiniBand" };
 
 	return names[verdict];
 }
@@ -234,6 +249,70 @@ static void describe_entry(const struct nccl_gid_prediction *p, char *buf, size_
 		 p->verdict == NCCL_GID_ROCE_V1 ? ": not routable" : "");
 }
 
+/* ncclIbExtractFlid: the 16 bits after the 10-bit prefix and 22 zero bits of a routed-IB GID. */
+static unsigned gid_flid(const struct gid_entry *e)
+{
+	return e ? (unsigned)e->gid.s6_addr[4] << 8 | e->gid.s6_addr[5] : 0;
+}
+
+/* "LID 0x5 (SM LID 0x1)", or what is unknown of it. */
+static void describe_lid(const struct rdma_port *port, char *buf, size_t size)
+{
+	if (!port->lid_known)
+		snprintf(buf, size, "its LID (unknown here)");
+	else if (port->sm_lid_known)
+		snprintf(buf, size, "LID 0x%x (SM LID 0x%x)", port->lid, port->sm_lid);
+	else
+		snprintf(buf, size, "LID 0x%x", port->lid);
+}
+
+static void predict_infiniband(const struct nccl_version *v, const struct rdma_port *port,
+			       const struct nccl_gid_env *env, struct nccl_gid_prediction *out)
+{
+	bool routes = !v || nccl_version_routes_ib(v), chooses = !v || nccl_version_chooses_gid(v);
+	char lid[64], gid[INET6_ADDRSTRLEN] = "empty", flid[24] = "";
+
+	out->family = AF_INET6;
+	out->verdict = NCCL_GID_INFINIBAND;
+	if (routes) {
+		out->index = gid_flid(entry_at(port, ROUTABLE_FLID_GID_INDEX)) ? ROUTABLE_FLID_GID_INDEX : 0;
+	} else {
+		long long pinned = nccl_param(env->gid_index, chooses ? -1 : 0);
+		struct addr_range range;
+
+		out->pinned = env->gid_index && *env->gid_index;
+		if (pinned >= 0 || !chooses) {
+			out->index = chooses ? (int)(pinned > 255 ? 255 : pinned) : (int)(uint8_t)pinned;
+		} else {
+			parse_range(env->addr_range, AF_INET, &range);
+			out->index = (int)nccl_walk(port, AF_INET, &range, (int)nccl_param(env->roce_version, 2));
+			out->chose = true;
+		}
+	}
+	out->entry = entry_at(port, (unsigned)out->index);
+	if (out->entry)
+		inet_ntop(AF_INET6, &out->entry->gid, gid, sizeof(gid));
+	if (gid_flid(out->entry))
+		snprintf(flid, sizeof(flid), ", FLID 0x%x", gid_flid(out->entry));
+	describe_lid(port, lid, sizeof(lid));
+	if (port->state >= 0 && port->state != PORT_ACTIVE) {
+		snprintf(out->reason, sizeof(out->reason), "InfiniBand, not ACTIVE (%s, phys state %s, %s): NCCL opens "
+			 "only ACTIVE ports; %s", port->state_name[0] ? port->state_name : "unknown",
+			 port->phys_state_name[0] ? port->phys_state_name : "unknown", lid,
+			 port->phys_state == PHYS_LINK_UP ? "the link is up, so no subnet manager has activated it: run "
+			 "one on the fabric (opensm, or the switch's)" : "the link is down: check the cable and the "
+			 "switch port");
+	} else if (routes) {
+		snprintf(out->reason, sizeof(out->reason), "InfiniBand: NCCL addresses it by %s; GID index %d (%s%s) "
+			 "goes in a GRH only toward another IB subnet; NCCL_IB_GID_INDEX and the RoCE settings do not "
+			 "apply", lid, out->index, gid, flid);
+	} else {
+		snprintf(out->reason, sizeof(out->reason), "InfiniBand: NCCL before 2.22 addresses it by %s without a "
+			 "GRH, so the GID it reads (index %d%s, %s) is not used; NCCL_IB_GID_INDEX and the RoCE settings "
+			 "do not matter here", lid, out->index, out->pinned ? ", NCCL_IB_GID_INDEX" : "", gid);
+	}
+}
+
 void nccl_gid_predict(const struct nccl_version *v, const struct rdma_port *port, const struct nccl_gid_env *env,
 		      struct nccl_gid_prediction *out)
 {
@@ -242,6 +321,10 @@ void nccl_gid_predict(const struct nccl_version *v, const struct rdma_port *port
 	char entry[160];
 
 	memset(out, 0, sizeof(*out));
+	if (port->link_layer == LINK_LAYER_INFINIBAND) {
+		predict_infiniband(v, port, env, out);
+		return;
+	}
 	/* Before 2.21 NCCL_IB_ADDR_FAMILY did not exist; the GID is then judged for IPv4, NCCL's default since. */
 	out->family = chooses && env->addr_family && strcmp(env->addr_family, "AF_INET6") == 0 ? AF_INET6 : AF_INET;
 	if (pinned >= 0 || !chooses) {

@@ -20,6 +20,9 @@ int nccl_version_parse(const char *text, struct nccl_version *v);
 /* "2.18.3", or "2.18" without a patch. */
 void nccl_version_format(const struct nccl_version *v, char *buf, size_t size);
 
+/* Whether NCCL picks an InfiniBand port's GID by its FLID and ignores NCCL_IB_GID_INDEX there: from 2.22.3. */
+bool nccl_version_routes_ib(const struct nccl_version *v);
+
 /* Whether NCCL chooses the GID itself when NCCL_IB_GID_INDEX is unset: from 2.21.5 on (2.21.5-1 is the
  * first 2.21 release; before it, the index defaulted to 0). A series "2.21" counts as choosing. */
 bool nccl_version_chooses_gid(const struct nccl_version *v);
@@ -38,6 +41,7 @@ enum nccl_gid_verdict {
 	NCCL_GID_LINK_LOCAL,         /* fe80::: not routable, peers on other hosts cannot reach it */
 	NCCL_GID_ROCE_V1,            /* RoCE v1: layer 2 only */
 	NCCL_GID_OTHER_FAMILY,       /* an IPv6 GID where NCCL expects IPv4, or the reverse */
+	NCCL_GID_INFINIBAND,         /* an InfiniBand port: addressed by LID, no GID choice to judge */
 };
 
 struct nccl_gid_prediction {
@@ -50,7 +54,9 @@ struct nccl_gid_prediction {
 	char reason[384];            /* one sentence: what NCCL does and what that gives */
 };
 
-/* For an Ethernet port; v NULL: an unknown version (predicted as >= 2.21, the current behaviour). */
+/* v NULL: an unknown version (predicted as the current behaviour). An Ethernet port gets NCCL's RoCE choice; an
+ * InfiniBand port the GID NCCL reads there (it addresses IB by LID and puts that GID in a GRH only toward another
+ * IB subnet), verdict NCCL_GID_INFINIBAND, and a reason that names its LID and state. */
 void nccl_gid_predict(const struct nccl_version *v, const struct rdma_port *port, const struct nccl_gid_env *env,
 		      struct nccl_gid_prediction *out);
 

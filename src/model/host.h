@@ -44,6 +44,10 @@ struct rdma_port {
 	char netdev_netlink[IF_NAMESIZE];
 	unsigned netdev_netlink_index;
 	int active_mtu, max_mtu;     /* bytes from ibv_query_port; 0 when unknown */
+	/* InfiniBand ports only (RoCE has no LID: the kernel shows 0x0 there): the port's LID and its subnet
+	 * manager's, which NCCL addresses IB peers by; 0 means the SM has assigned none. */
+	bool lid_known, sm_lid_known;
+	unsigned lid, sm_lid;
 	struct gid_entry *gids;      /* non-empty entries only, ascending index */
 	size_t gid_count;
 };

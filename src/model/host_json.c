@@ -63,6 +63,8 @@ static json_t *port_to_json(const struct rdma_port *p)
 		  put(o, "netlink", netlink_to_json(p)) &&
 		  put(o, "active_mtu", positive_or_null(p->active_mtu)) &&
 		  put(o, "max_mtu", positive_or_null(p->max_mtu)) &&
+		  put(o, "lid", p->lid_known ? json_integer(p->lid) : json_null()) &&
+		  put(o, "sm_lid", p->sm_lid_known ? json_integer(p->sm_lid) : json_null()) &&
 		  put(o, "gids", gids = json_array());
 
 	for (size_t i = 0; ok && i < p->gid_count; i++)
@@ -304,7 +306,19 @@ static int read_rate_gbps(struct reader *r, const struct jnode *port, double *gb
 
 static const char *const port_members[] = { "port", "state", "state_num", "phys_state", "phys_state_num", "rate",
 					     "rate_gbps", "link_layer", "netdev", "netdev_source", "netlink",
-					     "active_mtu", "max_mtu", "gids" };
+					     "active_mtu", "max_mtu", "lid", "sm_lid", "gids" };
+
+/* A 16-bit LID or null; absent reads as null too: snapshots taken before roce-doctor read LIDs have none, and
+ * refusing them would lose a job's record for a value only InfiniBand ports carry. */
+static int read_lid(struct reader *r, const struct jnode *port, const char *key, bool *known, unsigned *lid)
+{
+	json_int_t v = -1;
+	int ret = jnode_object_get(port, key) ? read_integer(r, port, key, 0, 0xffff, true, -1, &v) : 0;
+
+	*known = v >= 0;
+	*lid = v >= 0 ? (unsigned)v : 0;
+	return ret;
+}
 
 static int read_port(struct reader *r, const struct jnode *j, struct rdma_port *p)
 {
@@ -342,6 +356,10 @@ static int read_port(struct reader *r, const struct jnode *j, struct rdma_port *
 		ret = read_mtu(r, j, "active_mtu", &p->active_mtu);
 	if (ret == 0)
 		ret = read_mtu(r, j, "max_mtu", &p->max_mtu);
+	if (ret == 0)
+		ret = read_lid(r, j, "lid", &p->lid_known, &p->lid);
+	if (ret == 0)
+		ret = read_lid(r, j, "sm_lid", &p->sm_lid_known, &p->sm_lid);
 	p->num = (unsigned)num;
 	p->state = (int)state;
 	p->phys_state = (int)phys_state;

@@ -68,6 +68,22 @@ static void parse_numbered_state(const char *text, int *num, char *name, size_t 
 	snprintf(name, size, "%s", end);
 }
 
+/* "0x5" (the kernel prints LIDs in hex): false when unreadable or not a 16-bit number. */
+static bool read_lid(const struct rootfs *root, const char *dev, unsigned port, const char *file, unsigned *lid)
+{
+	char text[32], *end;
+	unsigned long v;
+
+	if (rootfs_read(root, text, sizeof(text), "sys/class/infiniband/%s/ports/%u/%s", dev, port, file) < 0)
+		return false;
+	errno = 0;
+	v = strtoul(text, &end, 16);
+	if (end == text || *end || errno || v > 0xffff)
+		return false;
+	*lid = (unsigned)v;
+	return true;
+}
+
 static void read_port_attrs(const struct rootfs *root, const char *dev, struct rdma_port *port)
 {
 	char text[128];
@@ -90,6 +106,10 @@ static void read_port_attrs(const struct rootfs *root, const char *dev, struct r
 			port->link_layer = LINK_LAYER_ETHERNET;
 		else if (strcmp(text, "InfiniBand") == 0)
 			port->link_layer = LINK_LAYER_INFINIBAND;
+	}
+	if (port->link_layer == LINK_LAYER_INFINIBAND) {
+		port->lid_known = read_lid(root, dev, port->num, "lid", &port->lid);
+		port->sm_lid_known = read_lid(root, dev, port->num, "sm_lid", &port->sm_lid);
 	}
 }
 

@@ -273,6 +273,26 @@ static void infiniband_port_is_info(void)
 	host_free(&host);
 }
 
+/* Only InfiniBand ports: NCCL addresses them by LID, so unset is right and a set index applies to nothing. */
+static void gid_env_on_an_infiniband_host(void)
+{
+	struct host host;
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("infiniband", &host) == 0);
+	f = run_checks(&host, NULL);
+	it = first_of(&f, "gid.env", SEVERITY_OK);
+	CHECK(worst_of(&f, "gid.env") == SEVERITY_OK && it && strstr(it->message, "InfiniBand mlx5_0/1 by LID"));
+	findings_free(&f);
+	f = run_checks(&host, "3");
+	it = first_of(&f, "gid.env", SEVERITY_INFO);
+	CHECK(worst_of(&f, "gid.env") == SEVERITY_INFO && it && strstr(it->message, "has no RoCE port to apply to"));
+	CHECK(it && it->fix && strcmp(it->fix, "unset NCCL_IB_GID_INDEX") == 0);
+	findings_free(&f);
+	host_free(&host);
+}
+
 static void gid_env_fails_on_link_local_v1_empty_and_blank(void)
 {
 	static const char *const bad[] = { "0", "4", "9", "", "five" };
@@ -403,6 +423,33 @@ static void kernel_modules_names_the_missing_provider(void)
 	CHECK(worst_of(&f, "kernel.modules") == SEVERITY_INFO);
 	findings_free(&f);
 	host_free(&host);
+}
+
+/* No RDMA device (the H100 VM): rdma.devices is the answer; ib_uverbs and rdma_ucm absent add nothing, and
+ * the one module finding left is the cause when a ConnectX driver is loaded without its RDMA provider. */
+static void kernel_modules_quiet_without_a_device(void)
+{
+	struct host host = { 0 };
+	struct kernel_module mods[2] = { { .name = "nvidia" }, { .name = "virtio_net" } };
+	struct module_list list = { .items = mods, .count = 2, .proc_known = true };
+	struct check_input in = { .family = AF_INET, .modules = &list, .host = &host };
+	struct findings f = run_input(&in);
+	const struct finding *it;
+
+	CHECK(worst_of(&f, "rdma.devices") == SEVERITY_FAIL);
+	CHECK(worst_of(&f, "kernel.modules") == -1);   /* none at all */
+	findings_free(&f);
+	snprintf(mods[1].name, sizeof(mods[1].name), "mlx5_core");
+	f = run_input(&in);
+	it = first_of(&f, "kernel.modules", SEVERITY_FAIL);
+	CHECK(it && strcmp(it->subject, "mlx5_ib") == 0 && strstr(it->fix, "modprobe mlx5_ib") &&
+	      strstr(it->message, "mlx5_core is loaded"));
+	CHECK(!first_of(&f, "kernel.modules", SEVERITY_INFO));   /* no rdma_ucm line beside it */
+	findings_free(&f);
+	snprintf(mods[1].name, sizeof(mods[1].name), "i40e");   /* X710: no RDMA function to miss */
+	f = run_input(&in);
+	CHECK(!first_of(&f, "kernel.modules", SEVERITY_FAIL));
+	findings_free(&f);
 }
 
 static void gpu_peermem_is_info_without_the_module(void)
@@ -1012,6 +1059,8 @@ int main(int argc, char **argv)
 	RUN(only_and_skip_select_ids);
 	RUN(uverbs_fails_on_a_missing_node_and_is_ok_when_present);
 	RUN(kernel_modules_names_the_missing_provider);
+	RUN(kernel_modules_quiet_without_a_device);
+	RUN(gid_env_on_an_infiniband_host);
 	RUN(gpu_peermem_is_info_without_the_module);
 	RUN(memlock_limit_fails_small_warns_large_ok_unlimited);
 	RUN(memlock_limit_names_ibv_reg_mr_only_when_it_ran_and_failed);

@@ -116,6 +116,8 @@ static void full_host(struct host *h)
 	p->num = 1;
 	p->state = p->phys_state = -1;
 	p->link_layer = LINK_LAYER_INFINIBAND;
+	p->lid_known = true;       /* a LID, its subnet manager's unknown */
+	p->lid = 0xbeef;
 	p->netlink_known = true;   /* asked, and it named no netdev */
 	p->gids = calloc(1, sizeof(*p->gids));
 	p->gid_count = 1;
@@ -178,6 +180,7 @@ static void full_host_round_trips_and_reads_back_every_member(void)
 		CHECK(p->gids[6].type == GID_TYPE_IB_ROCE_V1 && p->gids[7].type == GID_TYPE_ROCE_V2);
 		CHECK(ib->state == -1 && ib->link_layer == LINK_LAYER_INFINIBAND && ib->gids[0].type == GID_TYPE_IB_ROCE_V1);
 		CHECK(ib->netlink_known && ib->netdev_netlink[0] == '\0' && ib->active_mtu == 0);
+		CHECK(ib->lid_known && ib->lid == 0xbeef && !ib->sm_lid_known && !p->lid_known);
 		CHECK(back.netdevs[0].addrs_known && back.netdevs[0].addr_count == 2);
 		if (back.netdevs[0].addr_count == 2) {
 			CHECK(back.netdevs[0].addrs[0].family == AF_INET && back.netdevs[0].addrs[0].prefix_len == 24);
@@ -383,6 +386,29 @@ static void missing_or_unknown_member_is_refused(void)
 	REFUSED(doc, "devices[1].ports[0].gids[0].flags: unknown member");
 }
 
+/* lid and sm_lid came after host/v1's first snapshots: absent reads as unknown, present is checked. */
+static void lid_absent_is_unknown_out_of_range_is_refused(void)
+{
+	json_t *doc = good_doc();
+	struct host host;
+	char why[512] = "";
+
+	CHECK(json_integer_value(json_object_get(port_at(doc, 1, 0), "lid")) == 0xbeef);
+	CHECK(json_is_null(json_object_get(port_at(doc, 1, 0), "sm_lid")));
+	json_object_del(port_at(doc, 1, 0), "lid");
+	json_object_del(port_at(doc, 1, 0), "sm_lid");
+	CHECK(host_from_json(doc, &host, why, sizeof(why)) == 0);
+	CHECK(host.device_count == 2 && !host.devices[1].ports[0].lid_known && !host.devices[1].ports[0].sm_lid_known);
+	host_free(&host);
+	json_decref(doc);
+	doc = good_doc();
+	json_object_set_new(port_at(doc, 1, 0), "lid", json_integer(65536));
+	REFUSED(doc, "devices[1].ports[0].lid: expected an integer from 0 to 65535 or null, got 65536");
+	doc = good_doc();
+	json_object_set_new(port_at(doc, 1, 0), "sm_lid", json_string("0x1"));
+	REFUSED(doc, "devices[1].ports[0].sm_lid: expected an integer from 0 to 65535 or null, got a string");
+}
+
 static json_t *copies(const json_t *entry, size_t count)
 {
 	json_t *list = json_array();
@@ -553,6 +579,7 @@ int main(int argc, char **argv)
 	RUN(newer_version_is_refused_before_its_members);
 	RUN(member_of_wrong_type_is_refused);
 	RUN(missing_or_unknown_member_is_refused);
+	RUN(lid_absent_is_unknown_out_of_range_is_refused);
 	RUN(oversized_array_is_refused);
 	RUN(oversized_or_empty_string_is_refused);
 	RUN(bad_gid_text_is_refused);

@@ -458,6 +458,68 @@ static void gid_choice_follows_ncclUpdateGidIndex(void)
 	CHECK(predict("2.28.9", &env, NULL) == 5);
 }
 
+/* An InfiniBand port: by LID; from 2.22 index 1 when it carries a FLID, else 0, NCCL_IB_GID_INDEX ignored;
+ * before, the pinned or walked index, unused (no GRH). */
+static struct gid_entry ib_table[2];
+static struct rdma_port ib_port = { .num = 1, .state = 4, .state_name = "ACTIVE", .phys_state = 5,
+				    .phys_state_name = "LinkUp", .link_layer = LINK_LAYER_INFINIBAND,
+				    .lid_known = true, .lid = 5, .sm_lid_known = true, .sm_lid = 1,
+				    .gids = ib_table, .gid_count = 1 };
+
+static struct nccl_gid_prediction predict_ib(const char *version, const struct nccl_gid_env *env)
+{
+	struct nccl_version v;
+	struct nccl_gid_prediction p;
+
+	nccl_version_parse(version, &v);
+	nccl_gid_predict(&v, &ib_port, env, &p);
+	return p;
+}
+
+static void gid_choice_on_infiniband_is_by_lid(void)
+{
+	struct nccl_gid_env env = { 0 };
+	struct nccl_gid_prediction p;
+
+	ib_table[0].index = 0;
+	inet_pton(AF_INET6, "fe80::b8ce:f603:a1:b2c0", &ib_table[0].gid);
+	ib_table[0].type = GID_TYPE_IB_ROCE_V1;
+	p = predict_ib("2.28.9", &env);
+	CHECK(p.index == 0 && p.verdict == NCCL_GID_INFINIBAND && !p.pinned && !p.chose);
+	CHECK(strstr(p.reason, "by LID 0x5 (SM LID 0x1)") && strstr(p.reason, "only toward another IB subnet"));
+	env.gid_index = "3";                   /* 2.22+: ignored on IB */
+	p = predict_ib("2.22", &env);
+	CHECK(p.index == 0 && !p.pinned);
+	p = predict_ib("2.18.3", &env);        /* before: read, exchanged, unused */
+	CHECK(p.index == 3 && p.pinned && !p.entry && strstr(p.reason, "without a GRH"));
+	env.gid_index = NULL;
+	p = predict_ib("2.21.5", &env);        /* 2.21's walk ran on IB too: stays on 0 */
+	CHECK(p.index == 0 && p.chose);
+	/* A routed-IB GID at 1 with FLID 0x12 (bytes 4-5) */
+	ib_table[1].index = 1;
+	inet_pton(AF_INET6, "fe80:0:12:1:b8ce:f603:a1:b2c0", &ib_table[1].gid);
+	ib_table[1].type = GID_TYPE_IB_ROCE_V1;
+	ib_port.gid_count = 2;
+	p = predict_ib("2.28.9", &env);
+	CHECK(p.index == 1 && strstr(p.reason, "FLID 0x12"));
+	p = predict_ib("2.21.5", &env);
+	CHECK(p.index == 0);
+	ib_port.gid_count = 1;
+	/* Link up, port INIT, LID 0: no subnet manager; NCCL does not open it. */
+	ib_port.state = 2;
+	snprintf(ib_port.state_name, sizeof(ib_port.state_name), "INIT");
+	ib_port.lid = 0;
+	p = predict_ib("2.28.9", &env);
+	CHECK(p.verdict == NCCL_GID_INFINIBAND && strstr(p.reason, "not ACTIVE (INIT, phys state LinkUp, LID 0x0") &&
+	      strstr(p.reason, "no subnet manager"));
+	ib_port.state = 4;
+	snprintf(ib_port.state_name, sizeof(ib_port.state_name), "ACTIVE");
+	ib_port.lid_known = false;             /* a snapshot from before LIDs were read */
+	p = predict_ib("2.28.9", &env);
+	CHECK(strstr(p.reason, "by its LID (unknown here)") != NULL);
+	CHECK_STR(nccl_gid_verdict_name(NCCL_GID_INFINIBAND), "InfiniBand");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -479,5 +541,6 @@ int main(int argc, char **argv)
 	RUN(version_texts);
 	RUN(gid_choice_by_version_and_settings);
 	RUN(gid_choice_follows_ncclUpdateGidIndex);
+	RUN(gid_choice_on_infiniband_is_by_lid);
 	TAP_DONE();
 }
