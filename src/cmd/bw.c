@@ -198,11 +198,25 @@ static int judge_expectation(json_t *doc, const struct bw_args *a, double link_g
 
 /* ---- output ---- */
 
+/* What the per-size callbacks need: the counters, and for text on stdout what the header and a row are made of. */
 struct progress {
-	size_t total;
-	bool tty;
+	size_t total, done;          /* sizes in the run; rows finished so far (over every run of --qps-sweep) */
+	bool tty;                    /* stderr is a terminal and stdout is not: a progress line there */
 	struct bw_counters *counters;
+	FILE *stream;                /* text to stdout: each row printed as its size ends; NULL: all at the end */
+	bool header_done;
+	const struct bw_args *a;
+	const struct client_config *cfg;
+	const struct perf_target *target;
+	const struct client_report *rep;
 };
+
+static json_t *result_row(const struct client_size *r, const struct bw_args *a, unsigned qps, double link_gbps,
+			  json_t *counters);
+static json_t *bw_doc(const struct bw_args *a, const struct client_config *cfg, const struct perf_target *t,
+		      const struct client_report *rep);
+static void print_bw_header(FILE *out, const json_t *doc);
+static void print_bw_row(FILE *out, const json_t *row, bool bidir);
 
 static void before_size(void *arg, size_t index)
 {
@@ -212,18 +226,41 @@ static void before_size(void *arg, size_t index)
 	bw_counters_before(p->counters);
 }
 
+/* A sweep of minutes shows each size when it ends: the header with the first row (the endpoints are known by
+ * then), each row flushed at once. */
+static void stream_row(struct progress *p, const struct client_size *r)
+{
+	json_t *row;
+
+	if (!p->header_done) {
+		json_t *doc = bw_doc(p->a, p->cfg, p->target, p->rep);
+
+		print_bw_header(p->stream, doc);
+		json_decref(doc);
+		p->header_done = true;
+	}
+	row = result_row(r, p->a, p->cfg->qps, p->target->link_gbps, bw_counters_json(p->counters, p->done));
+	print_bw_row(p->stream, row, p->a->bidir);
+	fflush(p->stream);
+	json_decref(row);
+}
+
 static void on_size(void *arg, const struct client_size *r, size_t index)
 {
 	struct progress *p = arg;
 	char size[16];
 
+	(void)index;
 	bw_counters_after(p->counters);
+	if (p->stream)
+		stream_row(p, r);
+	p->done++;
 	if (!p->tty || p->total < 2)
 		return;
 	format_bytes(r->size, size, sizeof(size));
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s: %.1f MiB/s", index + 1, p->total, size,
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s: %.1f MiB/s", p->done, p->total, size,
 		r->ns ? (double)r->bytes * 1e9 / (double)r->ns / (1 << 20) : 0.0);
-	if (index + 1 == p->total)
+	if (p->done == p->total)
 		fprintf(stderr, "\r\033[K");
 }
 
@@ -233,7 +270,8 @@ static double mib_per_s(uint64_t bytes, uint64_t ns)
 }
 
 /* counters: the local port's hw_counters that moved during the size (taken over), or null. */
-static json_t *result_row(const struct client_size *r, const struct bw_args *a, double link_gbps, json_t *counters)
+static json_t *result_row(const struct client_size *r, const struct bw_args *a, unsigned qps, double link_gbps,
+			  json_t *counters)
 {
 	double seconds = (double)r->ns / 1e9, avg_gbps = seconds > 0 ? (double)r->bytes * 8 / seconds / 1e9 : 0;
 	double total_gbps = avg_gbps;
@@ -241,7 +279,7 @@ static json_t *result_row(const struct client_size *r, const struct bw_args *a, 
 				"iterations", (json_int_t)r->iters, "seconds", seconds, "peak_mib_s",
 				r->peak_bytes_per_s / (1 << 20), "avg_mib_s", mib_per_s(r->bytes, r->ns), "peak_gbps",
 				r->peak_bytes_per_s * 8 / 1e9, "avg_gbps", avg_gbps, "mpps",
-				seconds > 0 ? (double)r->iters * a->qps / seconds / 1e6 : 0.0);
+				seconds > 0 ? (double)r->iters * qps / seconds / 1e6 : 0.0);
 
 	if (a->bidir) {
 		double peer_gbps = r->peer_ns ? (double)r->peer_bytes * 8 / (double)r->peer_ns : 0;
@@ -294,19 +332,13 @@ static void print_trouble_counters(FILE *out, const json_t *counters)
 		fputc('\n', out);
 }
 
-static void print_bw(FILE *out, const json_t *doc)
+static void print_bw_header(FILE *out, const json_t *doc)
 {
 	const json_t *local = json_object_get(doc, "local"), *remote = json_object_get(doc, "remote");
-	const json_t *rows = json_object_get(doc, "results"), *link = json_object_get(local, "link_gbps");
+	const json_t *link = json_object_get(local, "link_gbps");
 	bool bidir = json_is_true(json_object_get(doc, "bidir"));
 	const char *addr = json_string_value(json_object_get(local, "address"));
 	const char *nd = json_string_value(json_object_get(local, "netdev"));
-	size_t i;
-	json_t *row;
-
-	/* A test that never ran has nothing to show: stderr said why. */
-	if (json_array_size(json_object_get(doc, "results")) == 0)
-		return;
 
 	fprintf(out, "bw %s%s to %s port %lld: %lld QP%s, tx depth %lld, inline up to %lld B, %s, data check %s\n",
 		json_string_value(json_object_get(doc, "op")), bidir ? " (both directions)" : "",
@@ -329,20 +361,68 @@ static void print_bw(FILE *out, const json_t *doc)
 		fprintf(out, ", link %g Gb/s", json_number_value(link));
 	fprintf(out, "\n%10s %10s %12s %12s %9s %9s %7s%s  %s\n", "bytes", "iterations", "peak MiB/s", "avg MiB/s",
 		"avg Gb/s", "Mpps", "link %", bidir ? "   both MiB/s" : "", "check");
-	json_array_foreach(rows, i, row) {
-		const json_t *pct = json_object_get(row, "link_pct");
-		char pct_text[16] = "-";
+}
 
-		if (json_is_number(pct))
-			snprintf(pct_text, sizeof(pct_text), "%.1f", json_number_value(pct));
-		fprintf(out, "%10lld %10lld %12.2f %12.2f %9.3f %9.4f %7s", (long long)json_integer_value(json_object_get(row, "bytes")),
-			(long long)json_integer_value(json_object_get(row, "iterations")), num(row, "peak_mib_s"),
-			num(row, "avg_mib_s"), num(row, "avg_gbps"), num(row, "mpps"), pct_text);
-		if (bidir)
-			fprintf(out, " %13.2f", num(row, "total_avg_mib_s"));
-		fprintf(out, "  %s\n", json_string_value(json_object_get(row, "check")));
-		print_trouble_counters(out, json_object_get(row, "counters"));
-	}
+static void print_bw_row(FILE *out, const json_t *row, bool bidir)
+{
+	const json_t *pct = json_object_get(row, "link_pct");
+	char pct_text[16] = "-";
+
+	if (json_is_number(pct))
+		snprintf(pct_text, sizeof(pct_text), "%.1f", json_number_value(pct));
+	fprintf(out, "%10lld %10lld %12.2f %12.2f %9.3f %9.4f %7s", (long long)json_integer_value(json_object_get(row, "bytes")),
+		(long long)json_integer_value(json_object_get(row, "iterations")), num(row, "peak_mib_s"),
+		num(row, "avg_mib_s"), num(row, "avg_gbps"), num(row, "mpps"), pct_text);
+	if (bidir)
+		fprintf(out, " %13.2f", num(row, "total_avg_mib_s"));
+	fprintf(out, "  %s\n", json_string_value(json_object_get(row, "check")));
+	print_trouble_counters(out, json_object_get(row, "counters"));
+}
+
+static void print_bw(FILE *out, const json_t *doc)
+{
+	const json_t *rows = json_object_get(doc, "results");
+	bool bidir = json_is_true(json_object_get(doc, "bidir"));
+	size_t i;
+	json_t *row;
+
+	/* A test that never ran has nothing to show: stderr said why. */
+	if (json_array_size(rows) == 0)
+		return;
+	print_bw_header(out, doc);
+	json_array_foreach(rows, i, row)
+		print_bw_row(out, row, bidir);
+}
+
+/* The text's end when the header and the rows went out as the sizes ended (struct progress). */
+static void print_bw_rest(FILE *out, const json_t *doc)
+{
+	(void)out;
+	(void)doc;
+}
+
+/* The document without its results: what the header is made of. */
+static json_t *bw_doc(const struct bw_args *a, const struct client_config *cfg, const struct perf_target *t,
+		      const struct client_report *rep)
+{
+	json_t *doc = doc_new("bw");
+
+	json_object_set_new(doc, "op", json_string(perf_op_name(a->op)));
+	json_object_set_new(doc, "bidir", json_boolean(a->bidir));
+	json_object_set_new(doc, "qps", json_integer(cfg->qps));
+	json_object_set_new(doc, "tx_depth", json_integer(a->tx_depth));
+	json_object_set_new(doc, "inline", json_integer(rep->inline_granted));
+	json_object_set_new(doc, "wait", json_string(perf_wait_name(cfg->wait)));
+	json_object_set_new(doc, "iterations", a->iters ? json_integer((json_int_t)a->iters) : json_null());
+	json_object_set_new(doc, "duration_s", a->iters ? json_null() : json_real(cfg->duration_ms / 1000.0));
+	perf_doc_common(doc, &a->conn, t, rep);
+	return doc;
+}
+
+/* Text goes out row by row only to stdout: a file (--output) is written whole, as every document is. */
+static bool streams_text(const struct app *app, const struct bw_args *a)
+{
+	return !app->json && a->format == REPORT_TEXT && !app->output_file;
 }
 
 int cmd_bw(struct app *app, int argc, char **argv)
@@ -388,33 +468,26 @@ int cmd_bw(struct app *app, int argc, char **argv)
 		notes_free(&warnings);
 		return EXIT_CANNOT_RUN;
 	}
-	progress = (struct progress){ .total = cfg.size_count, .tty = isatty(STDERR_FILENO), .counters = &counters };
+	progress = (struct progress){ .total = cfg.size_count, .counters = &counters, .a = &a, .cfg = &cfg,
+				      .target = &target, .rep = &rep, .stream = streams_text(app, &a) ? stdout : NULL };
+	progress.tty = isatty(STDERR_FILENO) && !(progress.stream && isatty(STDOUT_FILENO));
 	cfg.before_size = before_size;
 	cfg.on_size = on_size;
 	cfg.arg = &progress;
 
 	client_run(&cfg, &rep);
 
-	doc = doc_new("bw");
-	json_object_set_new(doc, "op", json_string(perf_op_name(a.op)));
-	json_object_set_new(doc, "bidir", json_boolean(a.bidir));
-	json_object_set_new(doc, "qps", json_integer(a.qps));
-	json_object_set_new(doc, "tx_depth", json_integer(a.tx_depth));
-	json_object_set_new(doc, "inline", json_integer(rep.inline_granted));
-	json_object_set_new(doc, "wait", json_string(perf_wait_name(cfg.wait)));
-	json_object_set_new(doc, "iterations", a.iters ? json_integer((json_int_t)a.iters) : json_null());
-	json_object_set_new(doc, "duration_s", a.iters ? json_null() : json_real(cfg.duration_ms / 1000.0));
-	perf_doc_common(doc, &a.conn, &target, &rep);
+	doc = bw_doc(&a, &cfg, &target, &rep);
 	rows = json_array();
 	for (size_t i = 0; i < rep.sizes.count; i++)
-		json_array_append_new(rows, result_row(&rep.sizes.items[i], &a, target.link_gbps,
+		json_array_append_new(rows, result_row(&rep.sizes.items[i], &a, cfg.qps, target.link_gbps,
 						       bw_counters_json(&counters, i)));
 	json_object_set_new(doc, "results", rows);
 	code = rep.failure == CLIENT_OK ? EXIT_OK : perf_report_failure(&rep);
 	code = judge_expectation(doc, &a, target.link_gbps, code);
 	report_meta_fill(&bw_meta, app, &started);
 	code = app_emit(app, doc, &warnings, a.format == REPORT_JUNIT ? print_junit : a.format == REPORT_PROMETHEUS ?
-			print_prometheus : print_bw, code);
+			print_prometheus : progress.stream ? print_bw_rest : print_bw, code);
 	json_decref(doc);
 	bw_counters_free(&counters);
 	notes_free(&warnings);
