@@ -460,8 +460,9 @@ static json_t *bw_doc(const struct bw_args *a, const struct client_config *cfg, 
 	return doc;
 }
 
-/* qps_sweep's members from the rows: the QP count with the best average, and 1 QP's share of it. */
-static void judge_qps_sweep(json_t *doc, bool bidir)
+/* qps_sweep's members from the rows: the QP count with the best average, and 1 QP's share of it; null when a
+ * QP count failed (a best of the counts that ran would be a verdict on half a sweep). */
+static void judge_qps_sweep(json_t *doc, bool bidir, size_t runs)
 {
 	const json_t *rows = json_object_get(doc, "results"), *row, *best = NULL, *single = NULL;
 	json_t *sweep = json_object_get(doc, "qps_sweep");
@@ -469,6 +470,8 @@ static void judge_qps_sweep(json_t *doc, bool bidir)
 
 	if (!json_is_object(sweep))
 		return;
+	if (json_array_size(rows) != runs)
+		rows = NULL;
 	json_array_foreach(rows, i, row) {
 		if (json_integer_value(json_object_get(row, "qps")) == 1)
 			single = row;
@@ -560,7 +563,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 
 	doc = bw_doc(&a, &cfg, &target, &rep);
 	json_object_set_new(doc, "results", rows);
-	judge_qps_sweep(doc, a.bidir);
+	judge_qps_sweep(doc, a.bidir, runs);
 	code = rep.failure == CLIENT_OK ? EXIT_OK : perf_report_failure(&rep);
 	code = judge_expectation(doc, &a, target.link_gbps, code);
 	report_meta_fill(&bw_meta, app, &started);
