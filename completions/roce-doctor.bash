@@ -120,7 +120,7 @@ _roce_doctor_words_of()
 			esac ;;
 		serve) compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --allow --secret-file \
 			$_roce_doctor_log" -- "$cur" ;;
-		bw) compgen -W "--op --bidir --size --sweep --iters --duration --qps --tx-depth --inline --wait --expect-gbps \
+		bw) compgen -W "--op --bidir --size --sweep --iters --duration --qps --qps-sweep --tx-depth --inline --wait --expect-gbps \
 			--expect-link-pct --device --gid-index --mtu --port --timeout --secret-file --format --no-verify $_roce_doctor_common" -- "$cur" ;;
 		lat) compgen -W "--size --sweep --iters --inline --device --gid-index --mtu --port --timeout --secret-file --format --no-verify \
 			$_roce_doctor_common" -- "$cur" ;;

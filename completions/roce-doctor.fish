@@ -159,6 +159,7 @@ complete -c $c -n '__roce_doctor_using bw' -l op -x -a 'write read send' -d 'RDM
 complete -c $c -n '__roce_doctor_using bw' -l bidir -d 'Both directions at once'
 complete -c $c -n '__roce_doctor_using bw' -s D -l duration -x -d 'Seconds for each size'
 complete -c $c -n '__roce_doctor_using bw' -s q -l qps -x -d 'Queue pairs'
+complete -c $c -n '__roce_doctor_using bw' -l qps-sweep -d 'Run the size with 1, 2, 4 and 8 QPs'
 complete -c $c -n '__roce_doctor_using bw' -s t -l tx-depth -x -d 'Work requests in flight per QP'
 complete -c $c -n '__roce_doctor_using bw' -l wait -x -a 'auto poll event' -d 'Between completions: spin or sleep'
 complete -c $c -n '__roce_doctor_using bw' -l expect-gbps -x -d 'Exit 1 when a size averages less than N Gb/s'

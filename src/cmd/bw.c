@@ -11,7 +11,7 @@
 #include "output/perf_machine.h"
 #include "output/render.h"
 
-enum { OPT_OP = 0x100, OPT_BIDIR, OPT_WAIT, OPT_EXPECT_GBPS, OPT_EXPECT_LINK_PCT, OPT_FORMAT };
+enum { OPT_OP = 0x100, OPT_BIDIR, OPT_WAIT, OPT_EXPECT_GBPS, OPT_EXPECT_LINK_PCT, OPT_FORMAT, OPT_QPS_SWEEP };
 enum wait_choice { WAIT_AUTO, WAIT_POLL, WAIT_EVENT };
 
 struct bw_args {
@@ -22,6 +22,7 @@ struct bw_args {
 	uint64_t iters;
 	double duration;             /* seconds per size; 0 until given */
 	unsigned qps, tx_depth;
+	bool qps_given, qps_sweep;
 	enum wait_choice wait;
 	double expect_gbps, expect_link_pct;   /* 0: not asked */
 	enum report_format format;
@@ -34,9 +35,12 @@ static const struct argp_option bw_options[] = {
 	{ "iters", 'n', "N", 0, "Messages per QP for each size (default: as many as --duration allows)", 0 },
 	{ "duration", 'D', "S", 0, "Seconds for each size (default 2, or 0.5 with --sweep)", 0 },
 	{ "qps", 'q', "N", 0, "Queue pairs, the load spread over them (default 1, at most 64)", 0 },
+	{ "qps-sweep", OPT_QPS_SWEEP, NULL, 0, "Run the size with 1, 2, 4 and 8 queue pairs, a row each, and say how "
+	  "close 1 QP comes to the best: a single-QP limit or the fabric's", 0 },
 	{ "tx-depth", 't', "N", 0, "Work requests in flight per QP (default 128)", 0 },
 	{ "wait", OPT_WAIT, "auto|poll|event", 0, "Between completions spin on the CQ (poll) or sleep until one "
-	  "comes (event); auto: event on a software device (rxe, siw), poll on a NIC", 0 },
+	  "comes (event); auto: on a software device (rxe, siw) spin 50 us after a completion, then sleep; on a NIC "
+	  "poll", 0 },
 	{ "expect-gbps", OPT_EXPECT_GBPS, "N", 0, "Exit 1 when a size's average is below N Gb/s (both directions "
 	  "added with --bidir): a CI gate", 0 },
 	{ "expect-link-pct", OPT_EXPECT_LINK_PCT, "P", 0, "Exit 1 when a size's average is below P% of the link rate "
@@ -99,6 +103,10 @@ static error_t parse_bw(int key, char *arg, struct argp_state *state)
 		return 0;
 	case 'q':
 		a->qps = (unsigned)parse_count(state, "--qps", arg, 1, PERF_MAX_QPS);
+		a->qps_given = true;
+		return 0;
+	case OPT_QPS_SWEEP:
+		a->qps_sweep = true;
 		return 0;
 	case 't':
 		a->tx_depth = (unsigned)parse_count(state, "--tx-depth", arg, 1, PERF_MAX_DEPTH);
@@ -119,6 +127,10 @@ static error_t parse_bw(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (a->iters && a->duration > 0)
 			argp_error(state, "--iters and --duration exclude each other");
+		else if (a->qps_sweep && a->qps_given)
+			argp_error(state, "--qps-sweep and --qps exclude each other: the sweep runs 1, 2, 4 and 8 QPs");
+		else if (a->qps_sweep && a->sizes.sweep)
+			argp_error(state, "--qps-sweep and --sweep exclude each other: the QP sweep runs one --size");
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -198,11 +210,25 @@ static int judge_expectation(json_t *doc, const struct bw_args *a, double link_g
 
 /* ---- output ---- */
 
+/* What the per-size callbacks need: the counters, and for text on stdout what the header and a row are made of. */
 struct progress {
-	size_t total;
-	bool tty;
+	size_t total, done;          /* sizes in the run; rows finished so far (over every run of --qps-sweep) */
+	bool tty;                    /* stderr is a terminal and stdout is not: a progress line there */
 	struct bw_counters *counters;
+	FILE *stream;                /* text to stdout: each row printed as its size ends; NULL: all at the end */
+	bool header_done;
+	const struct bw_args *a;
+	const struct client_config *cfg;
+	const struct perf_target *target;
+	const struct client_report *rep;
 };
+
+static json_t *result_row(const struct client_size *r, const struct bw_args *a, unsigned qps, double link_gbps,
+			  json_t *counters);
+static json_t *bw_doc(const struct bw_args *a, const struct client_config *cfg, const struct perf_target *t,
+		      const struct client_report *rep);
+static void print_bw_header(FILE *out, const json_t *doc);
+static void print_bw_row(FILE *out, const json_t *row, bool bidir);
 
 static void before_size(void *arg, size_t index)
 {
@@ -212,18 +238,43 @@ static void before_size(void *arg, size_t index)
 	bw_counters_before(p->counters);
 }
 
+/* A sweep of minutes shows each size when it ends: the header with the first row (the endpoints are known by
+ * then), each row flushed at once. */
+static void stream_row(struct progress *p, const struct client_size *r)
+{
+	json_t *row;
+
+	if (!p->header_done) {
+		json_t *doc = bw_doc(p->a, p->cfg, p->target, p->rep);
+
+		print_bw_header(p->stream, doc);
+		json_decref(doc);
+		p->header_done = true;
+	}
+	row = result_row(r, p->a, p->cfg->qps, p->target->link_gbps, bw_counters_json(p->counters, p->done));
+	if (p->a->qps_sweep)
+		json_object_set_new(row, "qps", json_integer(p->cfg->qps));
+	print_bw_row(p->stream, row, p->a->bidir);
+	fflush(p->stream);
+	json_decref(row);
+}
+
 static void on_size(void *arg, const struct client_size *r, size_t index)
 {
 	struct progress *p = arg;
 	char size[16];
 
+	(void)index;
 	bw_counters_after(p->counters);
+	if (p->stream)
+		stream_row(p, r);
+	p->done++;
 	if (!p->tty || p->total < 2)
 		return;
 	format_bytes(r->size, size, sizeof(size));
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s: %.1f MiB/s", index + 1, p->total, size,
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s: %.1f MiB/s", p->done, p->total, size,
 		r->ns ? (double)r->bytes * 1e9 / (double)r->ns / (1 << 20) : 0.0);
-	if (index + 1 == p->total)
+	if (p->done == p->total)
 		fprintf(stderr, "\r\033[K");
 }
 
@@ -233,7 +284,8 @@ static double mib_per_s(uint64_t bytes, uint64_t ns)
 }
 
 /* counters: the local port's hw_counters that moved during the size (taken over), or null. */
-static json_t *result_row(const struct client_size *r, const struct bw_args *a, double link_gbps, json_t *counters)
+static json_t *result_row(const struct client_size *r, const struct bw_args *a, unsigned qps, double link_gbps,
+			  json_t *counters)
 {
 	double seconds = (double)r->ns / 1e9, avg_gbps = seconds > 0 ? (double)r->bytes * 8 / seconds / 1e9 : 0;
 	double total_gbps = avg_gbps;
@@ -241,7 +293,7 @@ static json_t *result_row(const struct client_size *r, const struct bw_args *a, 
 				"iterations", (json_int_t)r->iters, "seconds", seconds, "peak_mib_s",
 				r->peak_bytes_per_s / (1 << 20), "avg_mib_s", mib_per_s(r->bytes, r->ns), "peak_gbps",
 				r->peak_bytes_per_s * 8 / 1e9, "avg_gbps", avg_gbps, "mpps",
-				seconds > 0 ? (double)r->iters * a->qps / seconds / 1e6 : 0.0);
+				seconds > 0 ? (double)r->iters * qps / seconds / 1e6 : 0.0);
 
 	if (a->bidir) {
 		double peer_gbps = r->peer_ns ? (double)r->peer_bytes * 8 / (double)r->peer_ns : 0;
@@ -294,29 +346,35 @@ static void print_trouble_counters(FILE *out, const json_t *counters)
 		fputc('\n', out);
 }
 
-static void print_bw(FILE *out, const json_t *doc)
+static const char *wait_text(const char *wait)
+{
+	if (strcmp(wait, "event") == 0)
+		return "sleeps on completion events";
+	if (strcmp(wait, "adaptive") == 0)
+		return "spins, then sleeps on completion events";
+	return "polls for completions";
+}
+
+static void print_bw_header(FILE *out, const json_t *doc)
 {
 	const json_t *local = json_object_get(doc, "local"), *remote = json_object_get(doc, "remote");
-	const json_t *rows = json_object_get(doc, "results"), *link = json_object_get(local, "link_gbps");
+	const json_t *link = json_object_get(local, "link_gbps");
 	bool bidir = json_is_true(json_object_get(doc, "bidir"));
 	const char *addr = json_string_value(json_object_get(local, "address"));
 	const char *nd = json_string_value(json_object_get(local, "netdev"));
-	size_t i;
-	json_t *row;
 
-	/* A test that never ran has nothing to show: stderr said why. */
-	if (json_array_size(json_object_get(doc, "results")) == 0)
-		return;
+	bool qps_sweep = json_is_object(json_object_get(doc, "qps_sweep"));
+	char qps_text[32];
 
-	fprintf(out, "bw %s%s to %s port %lld: %lld QP%s, tx depth %lld, inline up to %lld B, %s, data check %s\n",
+	snprintf(qps_text, sizeof(qps_text), "%lld QP%s", (long long)json_integer_value(json_object_get(doc, "qps")),
+		 json_integer_value(json_object_get(doc, "qps")) > 1 ? "s" : "");
+	fprintf(out, "bw %s%s to %s port %lld: %s, tx depth %lld, inline up to %lld B, %s, data check %s\n",
 		json_string_value(json_object_get(doc, "op")), bidir ? " (both directions)" : "",
 		json_string_value(json_object_get(doc, "peer")), (long long)json_integer_value(json_object_get(doc, "tcp_port")),
-		(long long)json_integer_value(json_object_get(doc, "qps")),
-		json_integer_value(json_object_get(doc, "qps")) > 1 ? "s" : "",
+		qps_sweep ? "1, 2, 4 and 8 QPs" : qps_text,
 		(long long)json_integer_value(json_object_get(doc, "tx_depth")),
 		(long long)json_integer_value(json_object_get(doc, "inline")),
-		strcmp(json_string_value(json_object_get(doc, "wait")), "event") == 0 ? "sleeps on completion events"
-										       : "polls for completions",
+		wait_text(json_string_value(json_object_get(doc, "wait"))),
 		json_is_true(json_object_get(doc, "verify")) ? "on" : "off");
 	fprintf(out, "local %s/%lld GID %lld (%s%s%s%s)", json_string_value(json_object_get(local, "device")),
 		(long long)json_integer_value(json_object_get(local, "port")),
@@ -327,28 +385,116 @@ static void print_bw(FILE *out, const json_t *doc)
 			(long long)json_integer_value(json_object_get(doc, "path_mtu")));
 	if (json_is_number(link))
 		fprintf(out, ", link %g Gb/s", json_number_value(link));
-	fprintf(out, "\n%10s %10s %12s %12s %9s %9s %7s%s  %s\n", "bytes", "iterations", "peak MiB/s", "avg MiB/s",
+	fprintf(out, "\n%s%10s %10s %12s %12s %9s %9s %7s%s  %s\n", qps_sweep ? "QPs " : "", "bytes", "iterations", "peak MiB/s", "avg MiB/s",
 		"avg Gb/s", "Mpps", "link %", bidir ? "   both MiB/s" : "", "check");
-	json_array_foreach(rows, i, row) {
-		const json_t *pct = json_object_get(row, "link_pct");
-		char pct_text[16] = "-";
+}
 
-		if (json_is_number(pct))
-			snprintf(pct_text, sizeof(pct_text), "%.1f", json_number_value(pct));
-		fprintf(out, "%10lld %10lld %12.2f %12.2f %9.3f %9.4f %7s", (long long)json_integer_value(json_object_get(row, "bytes")),
-			(long long)json_integer_value(json_object_get(row, "iterations")), num(row, "peak_mib_s"),
-			num(row, "avg_mib_s"), num(row, "avg_gbps"), num(row, "mpps"), pct_text);
-		if (bidir)
-			fprintf(out, " %13.2f", num(row, "total_avg_mib_s"));
-		fprintf(out, "  %s\n", json_string_value(json_object_get(row, "check")));
-		print_trouble_counters(out, json_object_get(row, "counters"));
+static void print_bw_row(FILE *out, const json_t *row, bool bidir)
+{
+	const json_t *pct = json_object_get(row, "link_pct");
+	char pct_text[16] = "-";
+
+	if (json_is_number(pct))
+		snprintf(pct_text, sizeof(pct_text), "%.1f", json_number_value(pct));
+	if (json_is_integer(json_object_get(row, "qps")))
+		fprintf(out, "%3lld ", (long long)json_integer_value(json_object_get(row, "qps")));
+	fprintf(out, "%10lld %10lld %12.2f %12.2f %9.3f %9.4f %7s", (long long)json_integer_value(json_object_get(row, "bytes")),
+		(long long)json_integer_value(json_object_get(row, "iterations")), num(row, "peak_mib_s"),
+		num(row, "avg_mib_s"), num(row, "avg_gbps"), num(row, "mpps"), pct_text);
+	if (bidir)
+		fprintf(out, " %13.2f", num(row, "total_avg_mib_s"));
+	fprintf(out, "  %s\n", json_string_value(json_object_get(row, "check")));
+	print_trouble_counters(out, json_object_get(row, "counters"));
+}
+
+/* --qps-sweep's verdict: "1 QP reaches 97% of the best (4 QPs)". */
+static void print_qps_verdict(FILE *out, const json_t *doc)
+{
+	const json_t *sweep = json_object_get(doc, "qps_sweep");
+	json_int_t best = json_integer_value(json_object_get(sweep, "best_qps"));
+
+	if (!json_is_number(json_object_get(sweep, "single_qp_pct")))
+		return;
+	fprintf(out, "1 QP reaches %.0f%% of the best (%lld QP%s)\n", num(sweep, "single_qp_pct"), (long long)best,
+		best > 1 ? "s" : "");
+}
+
+static void print_bw(FILE *out, const json_t *doc)
+{
+	const json_t *rows = json_object_get(doc, "results");
+	bool bidir = json_is_true(json_object_get(doc, "bidir"));
+	size_t i;
+	json_t *row;
+
+	/* A test that never ran has nothing to show: stderr said why. */
+	if (json_array_size(rows) == 0)
+		return;
+	print_bw_header(out, doc);
+	json_array_foreach(rows, i, row)
+		print_bw_row(out, row, bidir);
+	print_qps_verdict(out, doc);
+}
+
+/* The text's end when the header and the rows went out as the sizes ended (struct progress). */
+static void print_bw_rest(FILE *out, const json_t *doc)
+{
+	print_qps_verdict(out, doc);
+}
+
+/* The document without its results: what the header is made of. */
+static json_t *bw_doc(const struct bw_args *a, const struct client_config *cfg, const struct perf_target *t,
+		      const struct client_report *rep)
+{
+	json_t *doc = doc_new("bw");
+
+	json_object_set_new(doc, "op", json_string(perf_op_name(a->op)));
+	json_object_set_new(doc, "bidir", json_boolean(a->bidir));
+	json_object_set_new(doc, "qps", a->qps_sweep ? json_null() : json_integer(cfg->qps));
+	json_object_set_new(doc, "qps_sweep", a->qps_sweep ? json_object() : json_null());
+	json_object_set_new(doc, "tx_depth", json_integer(a->tx_depth));
+	json_object_set_new(doc, "inline", json_integer(rep->inline_granted));
+	json_object_set_new(doc, "wait", json_string(perf_wait_name(cfg->wait)));
+	json_object_set_new(doc, "iterations", a->iters ? json_integer((json_int_t)a->iters) : json_null());
+	json_object_set_new(doc, "duration_s", a->iters ? json_null() : json_real(cfg->duration_ms / 1000.0));
+	perf_doc_common(doc, &a->conn, t, rep);
+	return doc;
+}
+
+/* qps_sweep's members from the rows: the QP count with the best average, and 1 QP's share of it; null when a
+ * QP count failed (a best of the counts that ran would be a verdict on half a sweep). */
+static void judge_qps_sweep(json_t *doc, bool bidir, size_t runs)
+{
+	const json_t *rows = json_object_get(doc, "results"), *row, *best = NULL, *single = NULL;
+	json_t *sweep = json_object_get(doc, "qps_sweep");
+	size_t i;
+
+	if (!json_is_object(sweep))
+		return;
+	if (json_array_size(rows) != runs)
+		rows = NULL;
+	json_array_foreach(rows, i, row) {
+		if (json_integer_value(json_object_get(row, "qps")) == 1)
+			single = row;
+		if (!best || row_gbps(row, bidir) > row_gbps(best, bidir))
+			best = row;
 	}
+	json_object_set_new(sweep, "best_qps", best ? json_incref(json_object_get(best, "qps")) : json_null());
+	json_object_set_new(sweep, "single_qp_pct", single && row_gbps(best, bidir) > 0 ?
+			    json_real(row_gbps(single, bidir) / row_gbps(best, bidir) * 100) : json_null());
+}
+
+/* Text goes out row by row only to stdout: a file (--output) is written whole, as every document is. */
+static bool streams_text(const struct app *app, const struct bw_args *a)
+{
+	return !app->json && a->format == REPORT_TEXT && !app->output_file;
 }
 
 int cmd_bw(struct app *app, int argc, char **argv)
 {
 	struct bw_args a = { .op = PERF_OP_WRITE, .qps = 1, .tx_depth = 128, .sizes.inline_size = 220 };
 	struct client_config cfg = { 0 };
+	static const unsigned qps_steps[] = { 1, 2, 4, 8 };
+	size_t runs, row_index = 0;
 	struct client_report rep;
 	struct secret *secret;
 	struct perf_target target;
@@ -388,33 +534,41 @@ int cmd_bw(struct app *app, int argc, char **argv)
 		notes_free(&warnings);
 		return EXIT_CANNOT_RUN;
 	}
-	progress = (struct progress){ .total = cfg.size_count, .tty = isatty(STDERR_FILENO), .counters = &counters };
+	runs = a.qps_sweep ? sizeof(qps_steps) / sizeof(qps_steps[0]) : 1;
+	progress = (struct progress){ .total = cfg.size_count * runs, .counters = &counters, .a = &a, .cfg = &cfg,
+				      .target = &target, .rep = &rep, .stream = streams_text(app, &a) ? stdout : NULL };
+	progress.tty = isatty(STDERR_FILENO) && !(progress.stream && isatty(STDOUT_FILENO));
 	cfg.before_size = before_size;
 	cfg.on_size = on_size;
 	cfg.arg = &progress;
 
-	client_run(&cfg, &rep);
-
-	doc = doc_new("bw");
-	json_object_set_new(doc, "op", json_string(perf_op_name(a.op)));
-	json_object_set_new(doc, "bidir", json_boolean(a.bidir));
-	json_object_set_new(doc, "qps", json_integer(a.qps));
-	json_object_set_new(doc, "tx_depth", json_integer(a.tx_depth));
-	json_object_set_new(doc, "inline", json_integer(rep.inline_granted));
-	json_object_set_new(doc, "wait", json_string(perf_wait_name(cfg.wait)));
-	json_object_set_new(doc, "iterations", a.iters ? json_integer((json_int_t)a.iters) : json_null());
-	json_object_set_new(doc, "duration_s", a.iters ? json_null() : json_real(cfg.duration_ms / 1000.0));
-	perf_doc_common(doc, &a.conn, &target, &rep);
+	/* --qps-sweep: a test (a connection, a set of QPs) per QP count, as many as perftest's -q sets up. */
 	rows = json_array();
-	for (size_t i = 0; i < rep.sizes.count; i++)
-		json_array_append_new(rows, result_row(&rep.sizes.items[i], &a, target.link_gbps,
-						       bw_counters_json(&counters, i)));
+	for (size_t r = 0; r < runs; r++) {
+		if (r)
+			client_report_free(&rep);
+		cfg.qps = a.qps_sweep ? qps_steps[r] : a.qps;
+		client_run(&cfg, &rep);
+		for (size_t i = 0; i < rep.sizes.count; i++) {
+			json_t *row = result_row(&rep.sizes.items[i], &a, cfg.qps, target.link_gbps,
+						 bw_counters_json(&counters, row_index++));
+
+			if (a.qps_sweep)
+				json_object_set_new(row, "qps", json_integer(cfg.qps));
+			json_array_append_new(rows, row);
+		}
+		if (rep.failure != CLIENT_OK)
+			break;
+	}
+
+	doc = bw_doc(&a, &cfg, &target, &rep);
 	json_object_set_new(doc, "results", rows);
+	judge_qps_sweep(doc, a.bidir, runs);
 	code = rep.failure == CLIENT_OK ? EXIT_OK : perf_report_failure(&rep);
 	code = judge_expectation(doc, &a, target.link_gbps, code);
 	report_meta_fill(&bw_meta, app, &started);
 	code = app_emit(app, doc, &warnings, a.format == REPORT_JUNIT ? print_junit : a.format == REPORT_PROMETHEUS ?
-			print_prometheus : print_bw, code);
+			print_prometheus : progress.stream ? print_bw_rest : print_bw, code);
 	json_decref(doc);
 	bw_counters_free(&counters);
 	notes_free(&warnings);

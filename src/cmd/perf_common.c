@@ -136,7 +136,7 @@ int perf_choose_target(const struct host *host, const struct port_selection *sel
 
 enum perf_wait perf_wait_for(const struct perf_target *t)
 {
-	return t->software ? PERF_WAIT_EVENT : PERF_WAIT_POLL;
+	return t->software ? PERF_WAIT_ADAPTIVE : PERF_WAIT_POLL;
 }
 
 bool perf_test_corrupt(void)

@@ -29,8 +29,9 @@ int perf_choose_target(const struct host *host, const struct port_selection *sel
 		       const struct in6_addr *peer, struct perf_target *out, struct notes *warnings, char *why,
 		       size_t why_size);
 
-/* How bw and serve's loops wait for completions on the target's device: asleep on completion events on a
- * software device, whose work runs on the CPUs a spinning loop would take; spinning on a NIC. */
+/* How bw and serve's loops wait for completions on the target's device: adaptive on a software device, whose
+ * work runs on the CPUs a long spin would take (a short spin, then asleep on completion events); spinning on
+ * a NIC. */
 enum perf_wait perf_wait_for(const struct perf_target *t);
 
 /* The test hook: ROCE_DOCTOR_TEST_CORRUPT=1 flips one byte of the last message. */

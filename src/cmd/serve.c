@@ -316,7 +316,7 @@ static int rail_end(void *arg, const char *device, unsigned port, int gid_index,
 		snprintf(out->device, sizeof(out->device), "%s", device);
 		out->port = port;
 		out->gid_index = gid_index;
-		out->wait = dev->parent[0] ? PERF_WAIT_EVENT : PERF_WAIT_POLL;   /* rxe, siw: see perf_wait_for */
+		out->wait = dev->parent[0] ? PERF_WAIT_ADAPTIVE : PERF_WAIT_POLL;   /* rxe, siw: see perf_wait_for */
 	}
 	host_free(&host);
 	return ret;

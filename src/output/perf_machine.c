@@ -86,7 +86,7 @@ void perf_junit_print(FILE *out, const json_t *doc, const struct run_meta *meta)
 	const json_t *rows = json_object_get(doc, "results"), *error = json_object_get(doc, "error"), *row;
 	const char *peer = member(doc, "peer");
 	bool lat = is_lat(doc), extra = json_is_object(error) && !error_has_row(doc);
-	char classname[64], size_text[32], name[64];
+	char classname[64], size_text[48], name[64];
 	size_t i, failures = extra;
 
 	snprintf(classname, sizeof(classname), "%s.%s", lat ? "lat" : "bw", member(doc, "op"));
@@ -95,7 +95,15 @@ void perf_junit_print(FILE *out, const json_t *doc, const struct run_meta *meta)
 	snprintf(name, sizeof(name), "roce-doctor %s", lat ? "lat" : "bw");
 	junit_open(out, name, json_array_size(rows) + extra, failures, meta);
 	json_array_foreach(rows, i, row) {
-		snprintf(size_text, sizeof(size_text), "%lld B", (long long)json_integer_value(json_object_get(row, "bytes")));
+		/* bw --qps-sweep: the same size once per QP count, told apart by it. */
+		if (json_is_integer(json_object_get(row, "qps")))
+			snprintf(size_text, sizeof(size_text), "%lld B, %lld QP%s",
+				 (long long)json_integer_value(json_object_get(row, "bytes")),
+				 (long long)json_integer_value(json_object_get(row, "qps")),
+				 json_integer_value(json_object_get(row, "qps")) > 1 ? "s" : "");
+		else
+			snprintf(size_text, sizeof(size_text), "%lld B",
+				 (long long)json_integer_value(json_object_get(row, "bytes")));
 		testcase_open(out, classname, size_text, peer);
 		if (strcmp(member(row, "check"), "MISMATCH") == 0)
 			failure(out, "data-check", json_is_object(error) ? member(error, "message") : "wrong data", error);
@@ -138,6 +146,12 @@ static void series(FILE *out, const char *name, const json_t *doc, const json_t 
 	prom_label(out, "peer", member(doc, "peer"), 0);
 	prom_label(out, "device", member(local, "device"), 0);
 	prom_label(out, "port", port, 0);
+	if (json_is_integer(json_object_get(row, "qps"))) {   /* bw --qps-sweep: a series per QP count */
+		char qps[16];
+
+		snprintf(qps, sizeof(qps), "%lld", (long long)json_integer_value(json_object_get(row, "qps")));
+		prom_label(out, "qps", qps, 0);
+	}
 	if (extra_key)
 		prom_label(out, extra_key, extra_value, 0);
 	fputs("} ", out);

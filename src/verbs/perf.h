@@ -16,9 +16,14 @@ enum perf_op { PERF_OP_WRITE = 1, PERF_OP_READ = 2, PERF_OP_SEND = 3 };
 enum perf_link { PERF_LINK_ETHERNET = 1, PERF_LINK_INFINIBAND = 2 };
 
 /* How the bandwidth loop waits while nothing has completed: spinning on the CQ (perftest's default, right
- * for a NIC), or asleep on a completion event (right for Soft-RoCE and siw, whose "NIC" is the kernel on
- * the same CPUs: a spinning loop takes CPU from the very softirq work it waits for). lat always spins. */
-enum perf_wait { PERF_WAIT_POLL = 0, PERF_WAIT_EVENT = 1 };
+ * for a NIC), asleep on a completion event (Soft-RoCE and siw, whose "NIC" is the kernel on the same CPUs:
+ * a spinning loop takes CPU from the very softirq work it waits for), or adaptive: spinning for a bounded
+ * time after the last completion (the next one often comes that soon, and a sleep and wake-up cost more than
+ * the wait), then asleep. lat always spins. */
+enum perf_wait { PERF_WAIT_POLL = 0, PERF_WAIT_EVENT = 1, PERF_WAIT_ADAPTIVE = 2 };
+
+/* How long the adaptive wait spins after the last completion before it sleeps (README, bw: --wait). */
+#define PERF_ADAPTIVE_SPIN_NS 50000u
 
 /* Everything a peer needs to reach our queue pairs and memory. Plain integers: it travels on the wire. */
 struct perf_endpoint {
@@ -149,7 +154,7 @@ int perf_write_read(struct perf_ctx *ctx, size_t size, uint64_t timeout_ns, stru
 const char *perf_wc_status_name(int status);
 const char *perf_wc_explain(int status);
 const char *perf_op_name(enum perf_op op);
-const char *perf_wait_name(enum perf_wait wait);   /* "poll", "event" */
+const char *perf_wait_name(enum perf_wait wait);   /* "poll", "event", "adaptive" */
 
 /* Path MTU bytes -> IBV_MTU_* (0 when not one of 256..4096), and back. */
 int perf_mtu_enum(int bytes);

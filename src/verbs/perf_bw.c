@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The bandwidth loop: groups of pre-built work requests, one signaled per group, CQs polled in batches;
- * between completions it spins or sleeps on a completion event (enum perf_wait). */
+ * between completions it spins, sleeps on a completion event, or spins a while and then sleeps (enum perf_wait). */
 #include "verbs/perf_internal.h"
 
 #include <errno.h>
@@ -335,7 +335,7 @@ static int sleep_for_event(struct bw_loop *l, uint64_t now, uint64_t until, char
 static int run_loop(struct bw_loop *l, char *err, size_t size)
 {
 	const struct perf_bw_run *run = l->run;
-	uint64_t now = perf_now_ns(), last_progress = now, last_tick = now;
+	uint64_t now = perf_now_ns(), last_progress = now, last_tick = now, last_completion = now;
 	uint64_t deadline = run->iters || !run->initiate ? UINT64_MAX : now + run->duration_ns;
 	unsigned idle = 0;
 	bool armed = false;
@@ -369,7 +369,8 @@ static int run_loop(struct bw_loop *l, char *err, size_t size)
 		}
 		if (got) {
 			armed = false;
-		} else if (l->c->channel) {
+		} else if (l->c->channel && now - last_completion >= l->c->spin_ns) {
+			/* Adaptive: the spin is over (now is at most 64 empty polls old); event: spin_ns is 0. */
 			if (!armed) {
 				ret = arm_cqs(l, err, size);
 				if (ret)
@@ -393,7 +394,7 @@ static int run_loop(struct bw_loop *l, char *err, size_t size)
 		idle = 0;
 		now = perf_now_ns();
 		if (got)
-			last_progress = now;
+			last_progress = last_completion = now;
 		if (now >= deadline) {
 			/* Time is up: every QP ends at the same count, with one more work request carrying the
 			 * final pattern, so the receiver expects one number. */

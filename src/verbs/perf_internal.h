@@ -16,6 +16,7 @@ struct perf_ctx {
 	struct ibv_mr *mr;
 	struct ibv_cq *send_cq, *recv_cq;
 	struct ibv_comp_channel *channel;   /* both CQs report to it; NULL when the loops poll */
+	uint64_t spin_ns;                   /* with a channel: spin this long after a completion before sleeping */
 	struct ibv_qp *qp[PERF_MAX_QPS];
 	uint32_t psn[PERF_MAX_QPS];
 	unsigned qps, port, tx_depth, rx_depth, inline_granted;

@@ -142,11 +142,24 @@ static int register_buffer(struct perf_ctx *c, char *err, size_t size)
 	return fail(err, size, ret, "ibv_reg_mr of %zu KiB", c->buf_len >> 10);
 }
 
+/* PERF_ADAPTIVE_SPIN_NS, or ROCE_DOCTOR_TEST_SPIN_US: a measurement hook, how the bound was chosen (README). */
+static uint64_t adaptive_spin_ns(void)
+{
+	const char *v = getenv("ROCE_DOCTOR_TEST_SPIN_US");
+	char *end;
+	unsigned long us = v ? strtoul(v, &end, 10) : 0;
+
+	if (!v || end == v || *end || us > 1000000)
+		return PERF_ADAPTIVE_SPIN_NS;
+	return (uint64_t)us * 1000;
+}
+
 static int create_cqs(struct perf_ctx *c, enum perf_wait wait, char *err, size_t size)
 {
 	int send_cqe = (int)(c->qps * c->tx_depth), recv_cqe = (int)(c->qps * (c->rx_depth ? c->rx_depth : 1));
 
-	if (wait == PERF_WAIT_EVENT) {
+	if (wait != PERF_WAIT_POLL) {
+		c->spin_ns = wait == PERF_WAIT_ADAPTIVE ? adaptive_spin_ns() : 0;
 		c->channel = ibv_create_comp_channel(c->ctx);
 		if (!c->channel)
 			return fail(err, size, errno_or(ENOMEM), "ibv_create_comp_channel");

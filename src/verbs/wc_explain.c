@@ -11,7 +11,7 @@ const char *perf_wc_status_name(int status)
 
 const char *perf_wait_name(enum perf_wait wait)
 {
-	return wait == PERF_WAIT_EVENT ? "event" : "poll";
+	return wait == PERF_WAIT_EVENT ? "event" : wait == PERF_WAIT_ADAPTIVE ? "adaptive" : "poll";
 }
 
 const char *perf_op_name(enum perf_op op)
