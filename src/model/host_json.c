@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The host model to JSON and back. Writer and reader sit side by side, member for member in the same order,
- * so a member added to one is seen missing from the other. The reader trusts nothing: it walks the document
- * twice, first only validating (storing into scratch, allocating nothing), then building. */
+ * so a member added to one is seen missing from the other. The reader trusts nothing: it validates and builds
+ * in one walk (a first, validating walk was a quarter of compare's reading), and frees what it built when a
+ * member is wrong. */
 #include "model/host_json.h"
 
 #include <arpa/inet.h>
@@ -207,7 +208,6 @@ static int read_gid(struct reader *r, const struct jnode *j, struct gid_entry *g
 static int read_gids(struct reader *r, const struct jnode *port, struct rdma_port *p)
 {
 	const struct jnode *list = NULL;
-	struct gid_entry scratch;
 	size_t mark;
 	int ret = read_array(r, port, "gids", false, HOST_GIDS_MAX, &list);
 
@@ -216,10 +216,10 @@ static int read_gids(struct reader *r, const struct jnode *port, struct rdma_por
 	p->gids = entries(r, jnode_array_size(list), sizeof(*p->gids), &ret);
 	if (ret < 0)
 		return ret;
-	p->gid_count = r->build ? jnode_array_size(list) : 0;
+	p->gid_count = jnode_array_size(list);
 	mark = path_member(r, "gids");
 	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
-		struct gid_entry *g = r->build ? &p->gids[i] : &scratch;
+		struct gid_entry *g = &p->gids[i];
 		size_t at = path_index(r, i);
 		unsigned previous = i ? (unsigned)jnode_integer_value(jnode_object_get(jnode_array_get(list, i - 1), "index")) : 0;
 
@@ -372,7 +372,6 @@ static int read_port(struct reader *r, const struct jnode *j, struct rdma_port *
 static int read_ports(struct reader *r, const struct jnode *device, struct rdma_device *d)
 {
 	const struct jnode *list = NULL;
-	struct rdma_port scratch;
 	size_t mark;
 	int ret = read_array(r, device, "ports", false, HOST_PORTS_MAX, &list);
 
@@ -381,10 +380,10 @@ static int read_ports(struct reader *r, const struct jnode *device, struct rdma_
 	d->ports = entries(r, jnode_array_size(list), sizeof(*d->ports), &ret);
 	if (ret < 0)
 		return ret;
-	d->port_count = r->build ? jnode_array_size(list) : 0;
+	d->port_count = jnode_array_size(list);
 	mark = path_member(r, "ports");
 	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
-		struct rdma_port *p = r->build ? &d->ports[i] : &scratch;
+		struct rdma_port *p = &d->ports[i];
 		size_t at = path_index(r, i);
 		unsigned previous = i ? (unsigned)jnode_integer_value(jnode_object_get(jnode_array_get(list, i - 1), "port")) : 0;
 
@@ -435,7 +434,6 @@ static int read_device(struct reader *r, const struct jnode *j, struct rdma_devi
 static int read_devices(struct reader *r, const struct jnode *doc, struct host *h)
 {
 	const struct jnode *list = NULL;
-	struct rdma_device scratch;
 	size_t mark;
 	int ret = read_array(r, doc, "devices", false, HOST_DEVICES_MAX, &list);
 
@@ -444,15 +442,15 @@ static int read_devices(struct reader *r, const struct jnode *doc, struct host *
 	h->devices = entries(r, jnode_array_size(list), sizeof(*h->devices), &ret);
 	if (ret < 0)
 		return ret;
-	h->device_count = r->build ? jnode_array_size(list) : 0;
+	h->device_count = jnode_array_size(list);
 	mark = path_member(r, "devices");
 	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
-		struct rdma_device *d = r->build ? &h->devices[i] : &scratch;
+		struct rdma_device *d = &h->devices[i];
 		size_t at = path_index(r, i);
 
 		memset(d, 0, sizeof(*d));
 		ret = read_device(r, jnode_array_get(list, i), d);
-		if (ret == 0 && !r->build)
+		if (ret == 0)
 			ret = check_unique(r, list, i, "device");
 		path_leave(r, at);
 	}
@@ -501,7 +499,6 @@ static int read_addresses(struct reader *r, const struct jnode *j, struct netdev
 {
 	static const char expected[] = "an address with its prefix length (\"10.0.0.1/24\", \"fe80::1/64\")";
 	const struct jnode *list = NULL;
-	struct ip_address scratch;
 	size_t mark;
 	int ret = read_array(r, j, "addresses", true, HOST_ADDRS_MAX, &list);
 
@@ -511,7 +508,7 @@ static int read_addresses(struct reader *r, const struct jnode *j, struct netdev
 	nd->addrs = entries(r, jnode_array_size(list), sizeof(*nd->addrs), &ret);
 	if (ret < 0)
 		return ret;
-	nd->addr_count = r->build ? jnode_array_size(list) : 0;
+	nd->addr_count = jnode_array_size(list);
 	mark = path_member(r, "addresses");
 	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
 		const struct jnode *v = jnode_array_get(list, i);
@@ -519,7 +516,7 @@ static int read_addresses(struct reader *r, const struct jnode *j, struct netdev
 
 		if (!jnode_is_string(v))
 			ret = invalid(r, "expected %s, got %s", expected, type_name(v));
-		else if (parse_address(jnode_string_value(v), jnode_string_length(v), r->build ? &nd->addrs[i] : &scratch) < 0)
+		else if (parse_address(jnode_string_value(v), jnode_string_length(v), &nd->addrs[i]) < 0)
 			ret = invalid(r, "expected %s, got \"%.64s\"", expected, jnode_string_value(v));
 		path_leave(r, at);
 	}
@@ -588,7 +585,6 @@ static int read_netdev(struct reader *r, const struct jnode *j, struct netdev *n
 static int read_netdevs(struct reader *r, const struct jnode *doc, struct host *h)
 {
 	const struct jnode *list = NULL;
-	struct netdev scratch;
 	size_t mark;
 	int ret = read_array(r, doc, "netdevs", false, HOST_NETDEVS_MAX, &list);
 
@@ -597,15 +593,15 @@ static int read_netdevs(struct reader *r, const struct jnode *doc, struct host *
 	h->netdevs = entries(r, jnode_array_size(list), sizeof(*h->netdevs), &ret);
 	if (ret < 0)
 		return ret;
-	h->netdev_count = r->build ? jnode_array_size(list) : 0;
+	h->netdev_count = jnode_array_size(list);
 	mark = path_member(r, "netdevs");
 	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
-		struct netdev *nd = r->build ? &h->netdevs[i] : &scratch;
+		struct netdev *nd = &h->netdevs[i];
 		size_t at = path_index(r, i);
 
 		memset(nd, 0, sizeof(*nd));
 		ret = read_netdev(r, jnode_array_get(list, i), nd);
-		if (ret == 0 && !r->build)
+		if (ret == 0)
 			ret = check_unique(r, list, i, "netdev");
 		path_leave(r, at);
 	}
@@ -651,18 +647,12 @@ static int read_host(struct reader *r, const struct jnode *doc, struct host *h)
 int host_from_tree(const struct jnode *doc, struct host *host, char *why, size_t why_size)
 {
 	struct reader r = { .why = why, .why_size = why_size };
-	struct host scratch;
 	int ret;
 
 	memset(host, 0, sizeof(*host));
-	memset(&scratch, 0, sizeof(scratch));
 	if (why && why_size)
 		why[0] = '\0';
-	ret = read_host(&r, doc, &scratch);   /* validating: scratch gets no array, nothing to free */
-	if (ret < 0)
-		return ret;
-	r.build = true;
-	ret = read_host(&r, doc, host);       /* can fail only for memory */
+	ret = read_host(&r, doc, host);   /* never a partial host: what was built before a bad member is freed */
 	if (ret < 0)
 		host_free(host);
 	return ret;

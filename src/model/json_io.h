@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* What the model's JSON writers and readers share: the writer's small builders, and the reader that walks a
- * document twice (validating, then building) keeping the JSON path of the member it reads for its one-line
+ * document once (validating as it builds) keeping the JSON path of the member it reads for its one-line
  * messages. Inline, so each writer/reader stays one translation unit and an unused helper costs nothing. */
 #ifndef ROCE_DOCTOR_MODEL_JSON_IO_H
 #define ROCE_DOCTOR_MODEL_JSON_IO_H
@@ -61,7 +61,6 @@ struct reader_frame {
 #define READER_PATH_MAX 192   /* the longest path a message shows: longer ones are cut */
 
 struct reader {
-	bool build;         /* false: the validating pass, which stores into scratch and allocates nothing */
 	/* The path of the member being read ("devices[3].ports[0].gids[7].gid") as steps, spelt out only when a
 	 * message needs it: formatting it for every member read was most of a snapshot's reading time. */
 	struct reader_frame frames[READER_DEPTH_MAX];
@@ -325,12 +324,12 @@ static inline int read_array(struct reader *r, const struct jnode *obj, const ch
 	return ret;
 }
 
-/* count zeroed entries when building (NULL for none), NULL while validating. */
+/* count zeroed entries (NULL for none). */
 static inline void *entries(struct reader *r, size_t count, size_t size, int *ret)
 {
 	void *list;
 
-	if (!r->build || count == 0)
+	if (count == 0)
 		return NULL;
 	list = calloc(count, size);
 	if (!list)
@@ -387,7 +386,7 @@ static inline int read_schema(struct reader *r, const struct jnode *doc, const c
 
 #define JSON_WARNING_MAX_LEN 8192   /* the probes' longest warning is a 4 KiB path and a sentence */
 
-/* The `warnings` member (strings, at most NOTES_MAX) into n, which the build pass has room for. */
+/* The `warnings` member (strings, at most NOTES_MAX) into n, which has room for them. */
 static inline int read_notes(struct reader *r, const struct jnode *doc, struct notes *n)
 {
 	const struct jnode *list = NULL;
@@ -406,7 +405,7 @@ static inline int read_notes(struct reader *r, const struct jnode *doc, struct n
 				      jnode_string_length(v));
 		else if (memchr(jnode_string_value(v), '\0', jnode_string_length(v)))
 			ret = invalid(r, "expected a string without NUL characters");
-		else if (r->build && !(n->items[n->count++] = strdup(jnode_string_value(v))))
+		else if (!(n->items[n->count++] = strdup(jnode_string_value(v))))
 			ret = out_of_memory(r);   /* count counted the NULL slot: notes_free frees NULL harmlessly */
 		path_leave(r, at);
 	}

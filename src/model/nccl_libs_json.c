@@ -190,14 +190,13 @@ int nccl_libs_read_member(struct reader *r, const struct jnode *doc, struct nccl
 		ret = read_array(r, o, "libraries", false, NCCL_LIBS_MAX, &list);
 	if (ret == 0) {
 		libs->items = entries(r, jnode_array_size(list), sizeof(*libs->items), &ret);
-		libs->count = r->build ? jnode_array_size(list) : 0;
+		libs->count = jnode_array_size(list);
 	}
 	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
-		struct nccl_lib scratch;
 		size_t in = path_member(r, "libraries"), at = path_index(r, i);
 
-		memset(&scratch, 0, sizeof(scratch));
-		ret = read_lib(r, jnode_array_get(list, i), r->build ? &libs->items[i] : &scratch);
+		memset(&libs->items[i], 0, sizeof(libs->items[i]));
+		ret = read_lib(r, jnode_array_get(list, i), &libs->items[i]);
 		if (ret == 0)
 			ret = check_unique(r, list, i, "real_path");
 		path_leave(r, at);

@@ -178,8 +178,6 @@ static const char *const topology_members[] = { "functions", "bridges" };
 int pci_topology_from_json(struct reader *r, const struct jnode *v, struct pci_topology *t)
 {
 	const struct jnode *functions = NULL, *bridges = NULL;
-	struct pci_function scratch_f;
-	struct pci_bridge scratch_b;
 	int ret = check_object(r, v, topology_members, COUNT(topology_members));
 
 	memset(t, 0, sizeof(*t));
@@ -193,7 +191,7 @@ int pci_topology_from_json(struct reader *r, const struct jnode *v, struct pci_t
 		t->bridges = entries(r, jnode_array_size(bridges), sizeof(*t->bridges), &ret);
 	for (size_t i = 0; ret == 0 && i < jnode_array_size(functions); i++) {
 		size_t mark = path_member(r, "functions"), at = path_index(r, i);
-		struct pci_function *f = r->build ? &t->functions[i] : &scratch_f;
+		struct pci_function *f = &t->functions[i];
 
 		memset(f, 0, sizeof(*f));
 		ret = read_function(r, jnode_array_get(functions, i), f);
@@ -202,17 +200,15 @@ int pci_topology_from_json(struct reader *r, const struct jnode *v, struct pci_t
 	}
 	for (size_t i = 0; ret == 0 && i < jnode_array_size(bridges); i++) {
 		size_t mark = path_member(r, "bridges"), at = path_index(r, i);
-		struct pci_bridge *b = r->build ? &t->bridges[i] : &scratch_b;
+		struct pci_bridge *b = &t->bridges[i];
 
 		memset(b, 0, sizeof(*b));
 		ret = read_bridge(r, jnode_array_get(bridges, i), b);
 		path_leave(r, at);
 		path_leave(r, mark);
 	}
-	if (r->build) {
-		t->count = jnode_array_size(functions);
-		t->bridge_count = jnode_array_size(bridges);
-	}
+	t->count = jnode_array_size(functions);
+	t->bridge_count = jnode_array_size(bridges);
 	return ret;
 }
 

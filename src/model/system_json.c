@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The system model to JSON and back. As in host_json.c the writer and the reader sit side by side, source by
- * source in the same order, and the reader walks the document twice: validating into scratch (allocating
- * nothing), then building. */
+ * source in the same order, and the reader validates and builds in one walk, freeing what it built when a
+ * member is wrong. */
 #include "model/system_json.h"
 
 #include <arpa/inet.h>
@@ -700,19 +700,13 @@ static int read_container(struct reader *r, const struct jnode *doc, struct cont
 }
 
 /* The entries of list under obj's key: each read by one(r, entry json, i, element) into a zeroed element
- * (scratch while validating). */
+ */
 typedef int (*entry_reader)(struct reader *r, const struct jnode *j, void *element, void *ctx);
-
-#define ENTRY_SCRATCH 4096
-_Static_assert(sizeof(struct nccl_setting) <= ENTRY_SCRATCH && sizeof(struct env_var) <= ENTRY_SCRATCH &&
-	       sizeof(struct limits_line) <= ENTRY_SCRATCH && sizeof(struct nft_rule) <= ENTRY_SCRATCH &&
-	       sizeof(struct nft_chain) <= ENTRY_SCRATCH, "read_entries' scratch holds any element");
 
 static int read_entries(struct reader *r, const struct jnode *obj, const char *key, size_t max, size_t size,
 			void **items, size_t *count, entry_reader one, void *ctx)
 {
 	const struct jnode *list = NULL;
-	_Alignas(max_align_t) unsigned char scratch[ENTRY_SCRATCH];   /* any element type read here */
 	size_t mark;
 	int ret = read_array(r, obj, key, false, max, &list);
 
@@ -721,10 +715,10 @@ static int read_entries(struct reader *r, const struct jnode *obj, const char *k
 	*items = entries(r, jnode_array_size(list), size, &ret);
 	if (ret < 0)
 		return ret;
-	*count = r->build ? jnode_array_size(list) : 0;
+	*count = jnode_array_size(list);
 	mark = path_member(r, key);
 	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
-		void *e = r->build ? (unsigned char *)*items + i * size : scratch;
+		void *e = (unsigned char *)*items + i * size;
 		size_t at = path_index(r, i);
 
 		memset(e, 0, size);
@@ -1580,20 +1574,12 @@ static int read_system(struct reader *r, const struct jnode *doc, struct system_
 int system_from_tree(const struct jnode *doc, struct system_state *s, char *why, size_t why_size)
 {
 	struct reader r = { .why = why, .why_size = why_size };
-	struct system_state *scratch = calloc(1, sizeof(*scratch));   /* 20 KiB of fixed arrays: not the stack's */
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	if (why && why_size)
 		why[0] = '\0';
-	if (!scratch)
-		return out_of_memory(&r);
-	ret = read_system(&r, doc, scratch);   /* validating: scratch gets no array, nothing to free */
-	free(scratch);
-	if (ret < 0)
-		return ret;
-	r.build = true;
-	ret = read_system(&r, doc, s);         /* can fail only for memory */
+	ret = read_system(&r, doc, s);   /* never a partial state: what was built before a bad member is freed */
 	if (ret < 0)
 		system_free(s);
 	return ret;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # compare reads its documents in batches on several threads: the nodes stay in input order, and the answer
 # for bad input is the first bad document in input order, whichever thread read it and whatever stopped
-# the scan after it. 600 snapshots: more than two batches of 256.
+# the scan after it. 600 snapshots: five batches of 128, more than the ring of four holds.
 BIN=$1 FIXTURES=$2
 . "$(dirname "$0")/../lib/tap.sh"
 
