@@ -188,7 +188,6 @@ static int run_probes(struct peer_pair *p, const struct check_peer_args *args, u
 {
 	static const char *const purposes[2] = { "ephemeral", "master_port" };
 	char why[1024], local[64], remote[64];
-
 	bool gone = false;
 
 	memset(probes, 0, sizeof(*probes));

@@ -414,18 +414,16 @@ int app_write_document(const struct app *app, const char *data, size_t len)
 	return EXIT_CANNOT_RUN;
 }
 
-/* Indented for a person at a terminal, one line for a program (a pipe, a file, --output), unless told. */
-int app_layout_needs_json(const struct app *app, const char *command, bool json)
+int app_layout_needs_json(const struct app *app, const char *command, bool json, bool has_format)
 {
 	if (app->layout == JSON_LAYOUT_AUTO || json)
 		return EXIT_OK;
 	fprintf(stderr, "roce-doctor %s: --%s shapes JSON: it needs --json%s\n", command,
-		app->layout == JSON_LAYOUT_PRETTY ? "pretty" : "compact",
-		strcmp(command, "check") == 0 || strcmp(command, "bw") == 0 || strcmp(command, "lat") == 0 ||
-		strcmp(command, "nccl-env") == 0 ? " or --format json" : "");
+		app->layout == JSON_LAYOUT_PRETTY ? "pretty" : "compact", has_format ? " or --format json" : "");
 	return EXIT_USAGE;
 }
 
+/* Indented for a person at a terminal, one line for a program (a pipe, a file, --output), unless told. */
 static bool json_pretty(const struct app *app)
 {
 	if (app->layout != JSON_LAYOUT_AUTO)

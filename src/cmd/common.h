@@ -113,8 +113,8 @@ int app_output_fd(const struct app *app);
 int app_write_document(const struct app *app, const char *data, size_t len);
 
 /* --pretty and --compact shape JSON: given to a command that prints text this time (json false), one line
- * naming the command and EXIT_USAGE; else EXIT_OK. */
-int app_layout_needs_json(const struct app *app, const char *command, bool json);
+ * naming the command (and --format json as the other way when it has_format) and EXIT_USAGE; else EXIT_OK. */
+int app_layout_needs_json(const struct app *app, const char *command, bool json, bool has_format);
 
 /* Prints warnings on stderr, then the document as JSON (indented or one line: app->layout) or through text(),
  * rendered in memory first and written by app_write_document. Returns the exit code given, or EXIT_CANNOT_RUN

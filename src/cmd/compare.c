@@ -290,7 +290,7 @@ int cmd_compare(struct app *app, int argc, char **argv)
 
 	if (command_parse(&compare_argp, COMMON_FAMILY, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
-	if (app_layout_needs_json(app, "compare", app->json) != EXIT_OK)
+	if (app_layout_needs_json(app, "compare", app->json, false) != EXIT_OK)
 		return EXIT_USAGE;
 	for (size_t i = 0; ret == 0 && i < args.count; i++)
 		ret = compare_inputs_add(&in, args.sources[i], why, sizeof(why));

@@ -163,7 +163,7 @@ int cmd_devices(struct app *app, int argc, char **argv)
 
 	if (command_parse(&devices_argp, COMMON_ROOT | COMMON_FROM, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
-	if (app_layout_needs_json(app, "devices", app->json) != EXIT_OK)
+	if (app_layout_needs_json(app, "devices", app->json, false) != EXIT_OK)
 		return EXIT_USAGE;
 	code = app_probe_host(app, &host);
 	if (code != EXIT_OK)

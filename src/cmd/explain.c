@@ -157,7 +157,7 @@ int cmd_explain(struct app *app, int argc, char **argv)
 
 	if (command_parse(&explain_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
-	if (app_layout_needs_json(app, "explain", app->json) != EXIT_OK)
+	if (app_layout_needs_json(app, "explain", app->json, false) != EXIT_OK)
 		return EXIT_USAGE;
 	if (args.list)
 		return explain_list(app);

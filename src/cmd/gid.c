@@ -386,7 +386,7 @@ int cmd_gid(struct app *app, int argc, char **argv)
 
 	if (command_parse(&gid_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
-	if (app_layout_needs_json(app, "gid", app->json) != EXIT_OK)
+	if (app_layout_needs_json(app, "gid", app->json, false) != EXIT_OK)
 		return EXIT_USAGE;
 	/* --from reads the snapshot once (stdin cannot be read twice), with the NCCL libraries it recorded. */
 	code = app->from_file ? app_read_snapshot(app, &host, &recorded, &recorded_known) : app_probe_host(app, &host);

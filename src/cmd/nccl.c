@@ -295,7 +295,7 @@ int cmd_nccl(struct app *app, int argc, char **argv)
 
 	if (command_parse(&nccl_argp, COMMON_ROOT | COMMON_FROM, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
-	if (app_layout_needs_json(app, "nccl", app->json) != EXIT_OK)
+	if (app_layout_needs_json(app, "nccl", app->json, false) != EXIT_OK)
 		return EXIT_USAGE;
 	code = get_model(app, &host, &system);
 	if (code != EXIT_OK)

@@ -263,7 +263,7 @@ int cmd_nccl_env(struct app *app, int argc, char **argv)
 	if (command_parse(&nccl_env_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY | COMMON_SECRET, argc, argv, &args,
 			  app) != 0)
 		return EXIT_USAGE;
-	if (app_layout_needs_json(app, "nccl-env", app->json || args.format == FORMAT_JSON) != EXIT_OK)
+	if (app_layout_needs_json(app, "nccl-env", app->json || args.format == FORMAT_JSON, true) != EXIT_OK)
 		return EXIT_USAGE;
 	if (app->secret_file && !args.peer) {
 		fprintf(stderr, "roce-doctor: nccl-env: --secret-file needs --peer ADDR (it is the secret shared with the "

@@ -33,7 +33,7 @@ int app_resolve_format(struct app *app, const char *command, bool given, enum re
 	}
 	if (app->json)
 		*format = REPORT_JSON;
-	if (app_layout_needs_json(app, command, *format == REPORT_JSON) != EXIT_OK)
+	if (app_layout_needs_json(app, command, *format == REPORT_JSON, true) != EXIT_OK)
 		return EXIT_USAGE;
 	app->json = *format == REPORT_JSON;
 	return EXIT_OK;

@@ -192,7 +192,7 @@ int cmd_topo(struct app *app, int argc, char **argv)
 
 	if (command_parse(&topo_argp, COMMON_ROOT, argc, argv, NULL, app) != 0)
 		return EXIT_USAGE;
-	if (app_layout_needs_json(app, "topo", app->json) != EXIT_OK)
+	if (app_layout_needs_json(app, "topo", app->json, false) != EXIT_OK)
 		return EXIT_USAGE;
 	ret = rootfs_open(&root, app->root_dir);
 	if (ret < 0) {
