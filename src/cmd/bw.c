@@ -210,9 +210,11 @@ static int judge_expectation(json_t *doc, const struct bw_args *a, double link_g
 
 /* ---- output ---- */
 
-/* What the per-size callbacks need: the counters, and for text on stdout what the header and a row are made of. */
+/* What the per-size callbacks need: the counters, the rows they build, and for text on stdout what the header is
+ * made of. */
 struct progress {
 	size_t total, done;          /* sizes in the run; rows finished so far (over every run of --qps-sweep) */
+	json_t *rows;                /* the document's results, a row appended as each size ends */
 	bool tty;                    /* stderr is a terminal and stdout is not: a progress line there */
 	struct bw_counters *counters;
 	FILE *stream;                /* text to stdout: each row printed as its size ends; NULL: all at the end */
@@ -240,10 +242,8 @@ static void before_size(void *arg, size_t index)
 
 /* A sweep of minutes shows each size when it ends: the header with the first row (the endpoints are known by
  * then), each row flushed at once. */
-static void stream_row(struct progress *p, const struct client_size *r)
+static void stream_row(struct progress *p, const json_t *row)
 {
-	json_t *row;
-
 	if (!p->header_done) {
 		json_t *doc = bw_doc(p->a, p->cfg, p->target, p->rep);
 
@@ -251,12 +251,8 @@ static void stream_row(struct progress *p, const struct client_size *r)
 		json_decref(doc);
 		p->header_done = true;
 	}
-	row = result_row(r, p->a, p->cfg->qps, p->target->link_gbps, bw_counters_json(p->counters, p->done));
-	if (p->a->qps_sweep)
-		json_object_set_new(row, "qps", json_integer(p->cfg->qps));
 	print_bw_row(p->stream, row, p->a->bidir);
 	fflush(p->stream);
-	json_decref(row);
 }
 
 static void on_size(void *arg, const struct client_size *r, size_t index)
@@ -264,10 +260,16 @@ static void on_size(void *arg, const struct client_size *r, size_t index)
 	struct progress *p = arg;
 	char size[16];
 
+	json_t *row;
+
 	(void)index;
 	bw_counters_after(p->counters);
+	row = result_row(r, p->a, p->cfg->qps, p->target->link_gbps, bw_counters_json(p->counters, p->done));
+	if (p->a->qps_sweep)
+		json_object_set_new(row, "qps", json_integer(p->cfg->qps));
+	json_array_append_new(p->rows, row);
 	if (p->stream)
-		stream_row(p, r);
+		stream_row(p, row);
 	p->done++;
 	if (!p->tty || p->total < 2)
 		return;
@@ -385,8 +387,8 @@ static void print_bw_header(FILE *out, const json_t *doc)
 			(long long)json_integer_value(json_object_get(doc, "path_mtu")));
 	if (json_is_number(link))
 		fprintf(out, ", link %g Gb/s", json_number_value(link));
-	fprintf(out, "\n%s%10s %10s %12s %12s %9s %9s %7s%s  %s\n", qps_sweep ? "QPs " : "", "bytes", "iterations", "peak MiB/s", "avg MiB/s",
-		"avg Gb/s", "Mpps", "link %", bidir ? "   both MiB/s" : "", "check");
+	fprintf(out, "\n%s%10s %10s %12s %12s %9s %9s %7s%s  %s\n", qps_sweep ? "QPs " : "", "bytes", "iterations",
+		"peak MiB/s", "avg MiB/s", "avg Gb/s", "Mpps", "link %", bidir ? "   both MiB/s" : "", "check");
 }
 
 static void print_bw_row(FILE *out, const json_t *row, bool bidir)
@@ -432,12 +434,6 @@ static void print_bw(FILE *out, const json_t *doc)
 	print_bw_header(out, doc);
 	json_array_foreach(rows, i, row)
 		print_bw_row(out, row, bidir);
-	print_qps_verdict(out, doc);
-}
-
-/* The text's end when the header and the rows went out as the sizes ended (struct progress). */
-static void print_bw_rest(FILE *out, const json_t *doc)
-{
 	print_qps_verdict(out, doc);
 }
 
@@ -494,7 +490,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	struct bw_args a = { .op = PERF_OP_WRITE, .qps = 1, .tx_depth = 128, .sizes.inline_size = 220 };
 	struct client_config cfg = { 0 };
 	static const unsigned qps_steps[] = { 1, 2, 4, 8 };
-	size_t runs, row_index = 0;
+	size_t runs;
 	struct client_report rep;
 	struct secret *secret;
 	struct perf_target target;
@@ -535,28 +531,21 @@ int cmd_bw(struct app *app, int argc, char **argv)
 		return EXIT_CANNOT_RUN;
 	}
 	runs = a.qps_sweep ? sizeof(qps_steps) / sizeof(qps_steps[0]) : 1;
-	progress = (struct progress){ .total = cfg.size_count * runs, .counters = &counters, .a = &a, .cfg = &cfg,
-				      .target = &target, .rep = &rep, .stream = streams_text(app, &a) ? stdout : NULL };
+	rows = json_array();
+	progress = (struct progress){ .total = cfg.size_count * runs, .rows = rows, .counters = &counters, .a = &a,
+				      .cfg = &cfg, .target = &target, .rep = &rep,
+				      .stream = streams_text(app, &a) ? stdout : NULL };
 	progress.tty = isatty(STDERR_FILENO) && !(progress.stream && isatty(STDOUT_FILENO));
 	cfg.before_size = before_size;
 	cfg.on_size = on_size;
 	cfg.arg = &progress;
 
 	/* --qps-sweep: a test (a connection, a set of QPs) per QP count, as many as perftest's -q sets up. */
-	rows = json_array();
 	for (size_t r = 0; r < runs; r++) {
 		if (r)
 			client_report_free(&rep);
 		cfg.qps = a.qps_sweep ? qps_steps[r] : a.qps;
-		client_run(&cfg, &rep);
-		for (size_t i = 0; i < rep.sizes.count; i++) {
-			json_t *row = result_row(&rep.sizes.items[i], &a, cfg.qps, target.link_gbps,
-						 bw_counters_json(&counters, row_index++));
-
-			if (a.qps_sweep)
-				json_object_set_new(row, "qps", json_integer(cfg.qps));
-			json_array_append_new(rows, row);
-		}
+		client_run(&cfg, &rep);   /* on_size appends each size's row */
 		if (rep.failure != CLIENT_OK)
 			break;
 	}
@@ -568,7 +557,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	code = judge_expectation(doc, &a, target.link_gbps, code);
 	report_meta_fill(&bw_meta, app, &started);
 	code = app_emit(app, doc, &warnings, a.format == REPORT_JUNIT ? print_junit : a.format == REPORT_PROMETHEUS ?
-			print_prometheus : progress.stream ? print_bw_rest : print_bw, code);
+			print_prometheus : progress.stream ? print_qps_verdict : print_bw, code);
 	json_decref(doc);
 	bw_counters_free(&counters);
 	notes_free(&warnings);
