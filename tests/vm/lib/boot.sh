@@ -55,7 +55,11 @@ vm_start() {
 	nics=(-netdev "$netdev,id=n0" -device "virtio-net-pci,netdev=n0,mac=$mac")
 	[ -z "$netdev1" ] || nics+=(-netdev "$netdev1,id=n1" -device "virtio-net-pci,netdev=n1,mac=${mac/:00:0/:01:0}")
 	# Nested KVM hangs at kernel entry on the machines tried, so TCG; ROCE_VM_ACCEL=kvm to try anyway.
-	if [ "${ROCE_VM_ACCEL:-tcg}" = kvm ]; then accel=(-enable-kvm -cpu host); else accel=(-accel "tcg,thread=multi" -cpu max); fi
+	if [ "${ROCE_VM_ACCEL:-tcg}" = kvm ]; then accel=(-enable-kvm -cpu host); else accel=(-accel "${ROCE_VM_TCG:-tcg,thread=multi}" -cpu max); fi
+	# ROCE_VM_TCG (the -accel value) and ROCE_VM_QEMU_OPTS (more qemu words, split on blanks) are for measuring
+	# the emulator's own settings (bench/vm-noise; tests/vm/README.md says what -icount did: more noise).
+	# shellcheck disable=SC2206  # words on purpose
+	accel+=(${ROCE_VM_QEMU_OPTS:-})
 	# -nodefaults: no default user-mode NIC (the only traffic is the cable: a Unix socket for a pair, a UDP
 	# socket on 127.0.0.1 for node A alone), no VGA.
 	# The wrapper (lib/qemu-wrap) reports a qemu killed by a signal itself instead of bash's "Killed" line,
