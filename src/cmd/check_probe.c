@@ -26,6 +26,7 @@
 #include "probe/sysctl_arp.h"
 #include "probe/user_info.h"
 #include "probe/uverbs.h"
+#include "probe/verbs_providers.h"
 #include "verbs/dmabuf_probe.h"
 #include "verbs/mr_probe.h"
 
@@ -100,6 +101,16 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 	if (wants(wanted, "rdma.uverbs") && captured(&root, "dev")) {
 		uverbs_probe(&root, &p->uverbs, notes);
 		in->uverbs = &p->uverbs;
+	}
+	/* A tree with no etc/ at all did not capture the configuration; one with etc/ and no libibverbs.d is a
+	 * host (or a container image) without providers, which is what verbs.provider is there to say. */
+	if (wants(wanted, "verbs.provider") && captured(&root, "etc")) {
+		ret = verbs_providers_read(&root, &p->verbs_providers, notes);
+		if (ret < 0) {
+			snprintf(why, why_size, "out of memory");
+			goto out;
+		}
+		in->verbs_providers = &p->verbs_providers;
 	}
 	if (wants(wanted, "memlock.limit") && captured(&root, "proc/self/limits")) {
 		memlock_rlimit_read(&root, &p->rlimit);

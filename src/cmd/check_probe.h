@@ -13,6 +13,7 @@
 struct check_probe {
 	struct module_list modules;
 	struct uverbs_probe uverbs;
+	struct verbs_providers verbs_providers;
 	struct user_info user;
 	struct memlock_rlimit rlimit;
 	struct pam_limits pam;

@@ -9,6 +9,7 @@ const struct check_id check_catalog[] = {
 	{ "rdma.devices", "/sys/class/infiniband: is there an RDMA device" },
 	{ "rdma.uverbs", "each device's uverbs node in /dev/infiniband (read-write when live), and rdma_cm" },
 	{ "kernel.modules", "/proc/modules and /sys/module: ib_uverbs, rdma_ucm and each device's provider" },
+	{ "verbs.provider", "/etc/libibverbs.d: a libibverbs provider for each RDMA device's driver (mlx5, rxe, ...)" },
 	{ "gpu.peermem", "NVIDIA GPUs on PCI and their GPUDirect RDMA path: nvidia_peermem (or nv_peer_mem), or dma-buf" },
 	{ "gpu.pcie_link", "each GPU's and RDMA NIC's current_link_width/speed against max_link_* (GPUs: width)" },
 	{ "gpu.nic_distance", "each GPU's nearest RDMA NIC on PCIe (as topo): SYS, across NUMA nodes, is too far" },

@@ -19,6 +19,7 @@
 #include "model/system.h"
 #include "model/user.h"
 #include "model/uverbs.h"
+#include "model/verbs_providers.h"
 
 struct check_input {
 	const struct host *host;
@@ -34,6 +35,7 @@ struct check_input {
 	bool recorded;                 /* read when a snapshot was taken (check --from), not now */
 	const struct module_list *modules;
 	const struct uverbs_probe *uverbs;
+	const struct verbs_providers *verbs_providers;   /* /etc/libibverbs.d */
 	const struct user_info *user;          /* whose pam limits and ~/.nccl.conf apply */
 	const struct memlock_rlimit *rlimit;
 	const struct pam_limits *pam;
@@ -63,6 +65,7 @@ void check_ports(const struct check_input *in, struct findings *out);
 void check_netdevs(const struct check_input *in, struct findings *out);
 void check_gids(const struct check_input *in, struct findings *out);
 void check_system(const struct check_input *in, struct findings *out);    /* rdma.uverbs, kernel.modules, gpu.peermem */
+void check_verbs_providers(const struct check_input *in, struct findings *out);   /* verbs.provider */
 void check_memlock(const struct check_input *in, struct findings *out);   /* memlock.* */
 void check_firewall(const struct check_input *in, struct findings *out);  /* firewall.* */
 void check_same_subnet(const struct check_input *in, struct findings *out);  /* net.same_subnet */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/checks.h"
+#include "core/rdma_drivers.h"
 
 static bool in_container(const struct check_input *in)
 {
@@ -66,28 +67,6 @@ static void check_uverbs(const struct check_input *in, struct findings *out)
 			    "work; NCCL itself uses verbs only");
 }
 
-/* Each NIC driver whose NICs may have an RDMA function, and the module that provides it; every_nic: every NIC
- * of that driver has one (ConnectX-3 and later, E810), so the driver loaded means an RDMA NIC is here (not so for
- * i40e, whose X710 has none, or bnxt_en, whose older parts have none). */
-static const struct { const char *driver, *module; bool every_nic; } providers[] = {
-	{ "mlx5_core", "mlx5_ib", true }, { "mlx4_core", "mlx4_ib", true }, { "bnxt_en", "bnxt_re", false },
-	{ "ice", "irdma", true }, { "i40e", "irdma", false }, { "qede", "qedr", false },
-	{ "hns3", "hns_roce_hw_v2", false }, { "erdma", "erdma", false }, { "ionic", "ionic_rdma", false },
-};
-
-/* The kernel module that provides the RDMA device, from its PCI driver or its kind. */
-static const char *provider_module(const struct rdma_device *d)
-{
-	for (size_t i = 0; i < sizeof(providers) / sizeof(providers[0]); i++)
-		if (strcmp(d->driver, providers[i].driver) == 0)
-			return providers[i].module;
-	if (strncmp(d->name, "rxe", 3) == 0 || (!d->pci_address[0] && d->parent[0] && strncmp(d->name, "siw", 3)))
-		return "rdma_rxe";
-	if (strncmp(d->name, "siw", 3) == 0)
-		return "siw";
-	return NULL;
-}
-
 static void check_one_module(const struct check_input *in, const char *module, const char *why, enum severity s,
 			     struct findings *out)
 {
@@ -108,15 +87,15 @@ static void check_one_module(const struct check_input *in, const char *module, c
  * only) gets no finding. */
 static void no_device_modules(const struct check_input *in, struct findings *out)
 {
-	for (size_t i = 0; i < sizeof(providers) / sizeof(providers[0]); i++) {
+	for (size_t i = 0; i < rdma_driver_count; i++) {
+		const struct rdma_driver *r = &rdma_drivers[i];
 		char why[160];
 
-		if (!providers[i].every_nic || !module_loaded(in->modules, providers[i].driver) ||
-		    module_loaded(in->modules, providers[i].module))
+		if (!r->every_nic || !module_loaded(in->modules, r->pci_driver) || module_loaded(in->modules, r->module))
 			continue;
 		snprintf(why, sizeof(why), "%s is loaded, so a NIC that can do RDMA is here, but without %s it has no "
-			 "RDMA device", providers[i].driver, providers[i].module);
-		check_one_module(in, providers[i].module, why, SEVERITY_FAIL, out);
+			 "RDMA device", r->pci_driver, r->module);
+		check_one_module(in, r->module, why, SEVERITY_FAIL, out);
 	}
 }
 
@@ -139,16 +118,19 @@ static void check_modules(const struct check_input *in, struct findings *out)
 	check_one_module(in, "rdma_ucm", "librdmacm needs it for rdma_cm connections (NCCL itself does not)",
 			 SEVERITY_INFO, out);
 	for (size_t i = 0; i < h->device_count; i++) {
-		const char *m = provider_module(&h->devices[i]);
+		const struct rdma_driver *r = rdma_driver_of(&h->devices[i]);
 		bool seen = false;
 		char why[128];
 
-		for (size_t j = 0; m && j < i; j++)
-			seen |= provider_module(&h->devices[j]) == m;
-		if (!m || seen)
+		for (size_t j = 0; r && j < i; j++) {
+			const struct rdma_driver *before = rdma_driver_of(&h->devices[j]);
+
+			seen |= before && strcmp(before->module, r->module) == 0;   /* ice and i40e: both irdma */
+		}
+		if (!r || seen)
 			continue;
 		snprintf(why, sizeof(why), "the provider of %s", h->devices[i].name);
-		check_one_module(in, m, why, SEVERITY_FAIL, out);
+		check_one_module(in, r->module, why, SEVERITY_FAIL, out);
 	}
 }
 
@@ -156,5 +138,6 @@ void check_system(const struct check_input *in, struct findings *out)
 {
 	check_uverbs(in, out);
 	check_modules(in, out);
+	check_verbs_providers(in, out);
 	check_gpudirect(in, out);
 }

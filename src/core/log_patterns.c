@@ -294,7 +294,8 @@ const struct log_pattern log_patterns[] = {
 	{ "log.perftest.no_devices", SEVERITY_FAIL, "No IB devices found", NULL,
 	  "perftest perftest_resources.c ctx_find_dev, 4.x",
 	  "libibverbs lists no RDMA device: no driver, no provider library, or no /dev/infiniband in a container",
-	  "rdma.devices,rdma.uverbs,kernel.modules", "roce-doctor check --only rdma,kernel", NULL, NULL, NULL },
+	  "rdma.devices,rdma.uverbs,kernel.modules,verbs.provider", "roce-doctor check --only rdma,kernel,verbs", NULL,
+	  NULL, NULL },
 	{ "log.perftest.no_context", SEVERITY_FAIL, "Couldn't get context for the device", NULL,
 	  "perftest *_bw.c / perftest_resources.c, 4.x",
 	  "opening the device failed: no access to its /dev/infiniband/uverbs node", "rdma.uverbs",
@@ -365,7 +366,8 @@ const struct log_pattern log_patterns[] = {
 	  MEMLOCK_FIX, NULL, NULL, NULL },
 	{ "log.verbs.no_provider", SEVERITY_WARN, "couldn't load driver", "couldn't load driver '([^']+)'",
 	  "rdma-core libibverbs dynamic_driver.c, every version",
-	  "libibverbs has no provider library {1} for a device: it will not be listed", "kernel.modules,rdma.devices",
+	  "libibverbs has no provider library {1} for a device: it will not be listed",
+	  "verbs.provider,kernel.modules,rdma.devices",
 	  "sudo apt-get install ibverbs-providers    # Debian/Ubuntu; rdma-core on RHEL", NULL, NULL, NULL },
 };
 

@@ -66,6 +66,8 @@ int system_from_check_input(const struct check_input *in, char *const *envp, str
 		out->uverbs = *in->uverbs;
 		out->uverbs.devs = copy_array(in->uverbs->devs, in->uverbs->count, sizeof(*in->uverbs->devs), &ok);
 	}
+	if ((out->verbs_providers_read = in->verbs_providers != NULL))
+		out->verbs_providers = *in->verbs_providers;
 	if ((out->rlimit_read = in->rlimit != NULL))
 		out->rlimit = *in->rlimit;
 	if ((out->pam_read = in->pam != NULL)) {
@@ -128,6 +130,7 @@ void system_to_check_input(const struct system_state *s, struct nccl_if_list *hc
 	in->container = &s->container;
 	in->modules = s->modules_read ? &s->modules : NULL;
 	in->uverbs = s->uverbs_read ? &s->uverbs : NULL;
+	in->verbs_providers = s->verbs_providers_read ? &s->verbs_providers : NULL;
 	in->rlimit = s->rlimit_read ? &s->rlimit : NULL;
 	in->pam = s->pam_read ? &s->pam : NULL;
 	in->systemd = s->systemd_read ? &s->systemd : NULL;

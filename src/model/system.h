@@ -21,6 +21,7 @@
 #include "model/net.h"
 #include "model/user.h"
 #include "model/uverbs.h"
+#include "model/verbs_providers.h"
 #include "util/notes.h"
 
 /* Bounds the JSON reader holds a document to, far above what a real host has (the probes' own bounds where
@@ -56,6 +57,8 @@ struct system_state {
 	struct module_list modules;
 	bool uverbs_read;
 	struct uverbs_probe uverbs;
+	bool verbs_providers_read;         /* false also for a snapshot of a roce-doctor that did not read them */
+	struct verbs_providers verbs_providers;
 	bool rlimit_read;
 	struct memlock_rlimit rlimit;
 	bool pam_read;

@@ -128,6 +128,22 @@ static json_t *dev_node_to_json(const struct dev_node *n)
 			   put(o, "read_write", n->access_known ? json_boolean(n->read_write) : json_null()));
 }
 
+/* null when not read; the names in the model's (sorted) order. */
+static json_t *verbs_providers_to_json(const struct system_state *s)
+{
+	json_t *o, *list = NULL;
+	bool ok;
+
+	if (!s->verbs_providers_read)
+		return json_null();
+	o = json_object();
+	ok = o && put(o, "dir_exists", json_boolean(s->verbs_providers.dir_exists)) &&
+	     put(o, "providers", list = json_array());
+	for (size_t i = 0; ok && i < s->verbs_providers.count; i++)
+		ok = append(list, required(s->verbs_providers.names[i]));
+	return finished(o, ok);
+}
+
 static json_t *uverbs_to_json(const struct system_state *s)
 {
 	json_t *o, *list = NULL;
@@ -490,6 +506,7 @@ json_t *system_to_json(const struct system_state *s)
 			     put(doc, "live", json_boolean(s->live)) && put(doc, "user", user_to_json(&s->user)) &&
 			     put(doc, "container", container_to_json(&s->container)) &&
 			     put(doc, "modules", modules_to_json(s)) && put(doc, "uverbs", uverbs_to_json(s)) &&
+			     put(doc, "verbs_providers", verbs_providers_to_json(s)) &&
 			     put(doc, "memlock_rlimit", rlimit_to_json(s)) && put(doc, "pam_limits", pam_to_json(s)) &&
 			     put(doc, "systemd", systemd_to_json(s)) && put(doc, "firewall_procs", fw_procs_to_json(s)) &&
 			     put(doc, "nftables", nftables_to_json(s)) &&
@@ -819,6 +836,43 @@ static int read_uverbs(struct reader *r, const struct jnode *doc, struct system_
 	s->uverbs.devs = items;
 	if (ret == 0)
 		ret = read_dev_node(r, o, "rdma_cm", &s->uverbs.rdma_cm);
+	path_leave(r, mark);
+	return ret;
+}
+
+static const char *const verbs_providers_members[] = { "dir_exists", "providers" };
+
+/* Absent or null: not read, as in a snapshot of a roce-doctor that did not look (verbs.provider then says
+ * nothing). Each name once: the probe keeps them so, and the rule asks "is NAME there". */
+static int read_verbs_providers(struct reader *r, const struct jnode *doc, struct system_state *s)
+{
+	struct verbs_providers *v = &s->verbs_providers;
+	const struct jnode *o = jnode_object_get(doc, "verbs_providers"), *list = NULL;
+	size_t mark, at;
+	int ret;
+
+	if (!o || jnode_is_null(o))
+		return 0;
+	ret = enter_object(r, doc, "verbs_providers", true, verbs_providers_members, COUNT(verbs_providers_members),
+			   &o, &mark);
+	if (ret < 0)
+		return ret;
+	ret = read_flag(r, o, "dir_exists", &v->dir_exists);
+	if (ret == 0)
+		ret = read_array(r, o, "providers", false, VERBS_PROVIDERS_MAX, &list);
+	at = path_member(r, "providers");
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
+		size_t m = path_index(r, i);
+
+		ret = string_value(r, jnode_array_get(list, i), false, v->names[i], sizeof(v->names[i]));
+		v->count = i + 1;
+		for (size_t j = 0; ret == 0 && j < i; j++)
+			if (strcmp(v->names[j], v->names[i]) == 0)
+				ret = invalid(r, "expected each provider once, got \"%s\" again", v->names[i]);
+		path_leave(r, m);
+	}
+	path_leave(r, at);
+	s->verbs_providers_read = ret == 0;
 	path_leave(r, mark);
 	return ret;
 }
@@ -1510,6 +1564,7 @@ static int read_register(struct reader *r, const struct jnode *doc, struct syste
 }
 
 static const char *const system_members[] = { "schema", "live", "user", "container", "modules", "uverbs",
+					      "verbs_providers",
 					      "memlock_rlimit", "pam_limits", "systemd", "firewall_procs", "nftables",
 					      "ip_local_port_range", "arp", "ip_rules", "gpus", "gpudirect", "pci", "nccl", "nccl_libs", "environment",
 					      "register_probe", "warnings" };
@@ -1534,6 +1589,8 @@ static int read_system(struct reader *r, const struct jnode *doc, struct system_
 		ret = read_modules(r, doc, s);
 	if (ret == 0)
 		ret = read_uverbs(r, doc, s);
+	if (ret == 0)
+		ret = read_verbs_providers(r, doc, s);
 	if (ret == 0)
 		ret = read_rlimit(r, doc, s);
 	if (ret == 0)

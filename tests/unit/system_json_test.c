@@ -179,6 +179,12 @@ static void full_state(struct system_state *s)
 	snprintf(s->container.kind, sizeof(s->container.kind), "docker");
 	snprintf(s->container.evidence, sizeof(s->container.evidence), "/.dockerenv");
 
+	s->verbs_providers_read = true;
+	s->verbs_providers.dir_exists = true;
+	snprintf(s->verbs_providers.names[0], sizeof(s->verbs_providers.names[0]), "mlx5");
+	snprintf(s->verbs_providers.names[1], sizeof(s->verbs_providers.names[1]), "rxe");
+	s->verbs_providers.count = 2;
+
 	s->modules_read = true;
 	s->modules.proc_known = true;
 	s->modules.items = calloc(2, sizeof(*s->modules.items));
