@@ -80,9 +80,43 @@ static void check_port_speed(const char *subject, const struct netdev *nd, struc
 		    nd->speed_mbps, nd->max_supported_mbps, nd->max_supported_mode);
 }
 
+/* Whether any port of the host runs RoCE (Ethernet link layer), selected or not. */
+static bool host_has_roce(const struct host *h)
+{
+	for (size_t i = 0; i < h->device_count; i++)
+		for (size_t j = 0; j < h->devices[i].port_count; j++)
+			if (h->devices[i].ports[j].link_layer == LINK_LAYER_ETHERNET)
+				return true;
+	return false;
+}
+
+/* An InfiniBand port. Beside RoCE ports (a VPI card with one port each way, an IB fabric next to a RoCE one)
+ * it is a port NCCL uses natively, by LID: nothing is misconfigured. On a host whose every port is IB, a user
+ * running a RoCE doctor may have expected RoCE: say how the port's protocol is changed. */
+static void check_link_layer(const struct rdma_device *d, const struct rdma_port *p, const char *subject,
+			     bool has_roce, struct findings *out)
+{
+	char fix[256], lid[32] = "its LID";
+
+	if (has_roce) {
+		if (p->lid_known)
+			snprintf(lid, sizeof(lid), "LID 0x%x", p->lid);
+		finding_add(out, "port.link_layer", SEVERITY_OK, subject, NULL,
+			    "InfiniBand port beside this host's RoCE ports: NCCL uses it natively, by %s (not a RoCE "
+			    "setting to fix)", lid);
+		return;
+	}
+	snprintf(fix, sizeof(fix),
+		 "nothing to fix for InfiniBand (NCCL uses it by LID); to run RoCE on a VPI card: "
+		 "mlxconfig -d %s set LINK_TYPE_P%u=2 and reboot (ConnectX-6 Lx/Dx are Ethernet-only)",
+		 d->pci_address[0] ? d->pci_address : d->name, p->num);
+	finding_add(out, "port.link_layer", SEVERITY_INFO, subject, fix, "InfiniBand link layer where RoCE is expected");
+}
+
 void check_ports(const struct check_input *in, struct findings *out)
 {
 	const struct host *h = in->host;
+	bool has_roce = host_has_roce(h);
 
 	for (size_t i = 0; i < h->device_count; i++) {
 		const struct rdma_device *d = &h->devices[i];
@@ -97,14 +131,8 @@ void check_ports(const struct check_input *in, struct findings *out)
 			snprintf(subject, sizeof(subject), "%s/%u", d->name, p->num);
 			if (p->state == 4 && p->link_layer == LINK_LAYER_ETHERNET)
 				check_port_speed(subject, p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL, out);
-			if (p->link_layer == LINK_LAYER_INFINIBAND) {
-				snprintf(fix, sizeof(fix),
-					 "nothing to fix for InfiniBand (NCCL uses it by LID); to run RoCE on a VPI card: "
-					 "mlxconfig -d %s set LINK_TYPE_P%u=2 and reboot (ConnectX-6 Lx/Dx are Ethernet-only)",
-					 d->pci_address[0] ? d->pci_address : d->name, p->num);
-				finding_add(out, "port.link_layer", SEVERITY_INFO, subject, fix,
-					    "InfiniBand link layer where RoCE is expected");
-			}
+			if (p->link_layer == LINK_LAYER_INFINIBAND)
+				check_link_layer(d, p, subject, has_roce, out);
 			if (p->active_mtu > 0 && p->link_layer == LINK_LAYER_ETHERNET) {
 				if (p->active_mtu < 4096) {
 					snprintf(fix, sizeof(fix), "ip link set %s mtu 9000   # the RoCE MTU follows the netdev "

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# A new user's first ten minutes (s10): port.link_layer on a host with both InfiniBand and RoCE ports, the
+# rdma.devices fix on a host without an RDMA NIC, and --output left alone by a bw/lat that never started.
+# Fixtures: ib-roce-mixed, infiniband, h100-vm (no RDMA NIC, modules known), no-rdma (modules unknown).
+# usage: defects_test.sh ROCE_DOCTOR FIXTURES_DIR   (TAP on stdout; about 15 runs, 1 s idle)
+set -u
+BIN=$1
+FIX=$2
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+py() { python3 -c "$1" "$out"; }
+
+# ---- port.link_layer: an IB port beside RoCE ports is no RoCE misconfiguration ----
+run --root "$FIX/ib-roce-mixed" check
+! grep -q 'where RoCE is expected' "$out" && ! grep -q 'LINK_TYPE_P' "$out"
+result "mixed host: no 'InfiniBand link layer where RoCE is expected' (and no mlxconfig advice) for the IB port" $?
+run --root "$FIX/ib-roce-mixed" check -v --only port.link_layer
+[ "$rc" -eq 0 ] && grep -q "OK    port.link_layer .*mlx5_0/1: InfiniBand port beside this host's RoCE ports: NCCL uses it natively, by LID 0x5" "$out"
+result "mixed host, -v: ok, named as an InfiniBand port NCCL uses by its LID" $?
+run --root "$FIX/ib-roce-mixed" --json check --only port.link_layer
+py 'import json,sys
+f=json.load(open(sys.argv[1]))["findings"]
+assert [(x["id"], x["severity"], x["subject"], x["fix"]) for x in f] == [("port.link_layer", "ok", "mlx5_0/1", None)], f'
+result "mixed host, --json: one ok finding for mlx5_0/1, no fix" $?
+run --root "$FIX/infiniband" check --only port.link_layer
+grep -q 'INFO  port.link_layer .*InfiniBand link layer where RoCE is expected' "$out" && grep -q 'LINK_TYPE_P1=2' "$out"
+result "IB-only host: the info and its mlxconfig advice stay" $?
+
+tap_end
