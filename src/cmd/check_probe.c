@@ -94,7 +94,7 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 	container_detect(&root, &p->container);
 	in->container = &p->container;
 
-	if (wants(wanted, "kernel.modules") || wants(wanted, "gpu.peermem")) {
+	if (wants(wanted, "kernel.modules") || wants(wanted, "gpu.peermem") || wants(wanted, "rdma.devices")) {
 		module_list_read(&root, &p->modules, notes);
 		in->modules = &p->modules;
 	}

@@ -5,6 +5,7 @@
 
 #include "core/checks.h"
 #include "core/gid_suggest.h"
+#include "core/rdma_drivers.h"
 #include "util/gidaddr.h"
 
 bool input_port_selected(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p)
@@ -22,16 +23,103 @@ bool port_usable(const struct check_input *in, const struct rdma_port *p)
 	return c.found;
 }
 
+/* Names of netdevs that are not a NIC's own (loopback, bridges, container and tunnel ends): Soft-RoCE on them
+ * reaches nothing. */
+static bool virtual_netdev(const char *name)
+{
+	static const char *const prefixes[] = { "lo", "docker", "veth", "virbr", "br-", "cni", "flannel", "cali",
+						"tun", "tap", "wg", "vxlan", "kube" };
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/* The interface to put Soft-RoCE on: the first real netdev that is up, else the first real one, else the
+ * placeholder IFACE (a tree without sys/class/net). */
+static const char *softroce_netdev(const struct host *h)
+{
+	const char *any = NULL;
+
+	for (size_t i = 0; i < h->netdev_count; i++) {
+		if (virtual_netdev(h->netdevs[i].name))
+			continue;
+		if (strcmp(h->netdevs[i].operstate, "up") == 0)
+			return h->netdevs[i].name;
+		any = any ? any : h->netdevs[i].name;
+	}
+	return any ? any : "IFACE";
+}
+
+/* A NIC driver loaded without the module that makes its RDMA device. */
+static bool missing_rdma_module(const struct module_list *m)
+{
+	for (size_t i = 0; i < rdma_driver_count; i++)
+		if (rdma_drivers[i].pci_driver && module_loaded(m, rdma_drivers[i].pci_driver) &&
+		    !module_loaded(m, rdma_drivers[i].module))
+			return true;
+	return false;
+}
+
+/* No RDMA device. The loaded modules tell the cases apart (as kernel.modules does): a NIC driver loaded
+ * without its RDMA module (mlx5_core without mlx5_ib) has a modprobe that creates the device; with no driver
+ * of an RDMA NIC loaded (a GPU VM with virtio only) no modprobe does, and Soft-RoCE or a NIC is the answer.
+ * Modules unknown (a tree without proc/modules): both. */
+static void no_rdma_device(const struct check_input *in, struct findings *out)
+{
+	const struct module_list *m = in->modules && in->modules->proc_known ? in->modules : NULL;
+	const char *iface = softroce_netdev(in->host);
+	char fix[1024], drivers[160] = "";
+	size_t len = 0, dlen = 0;
+	bool nic_driver = false;
+
+	for (size_t i = 0; m && i < rdma_driver_count; i++)
+		nic_driver |= rdma_drivers[i].pci_driver && module_loaded(m, rdma_drivers[i].pci_driver);
+	/* Unknown, or a NIC driver loaded with its RDMA module and still no device (RoCE disabled in the NIC's
+	 * firmware, a part without RDMA): the general answer. */
+	if (!m || (nic_driver && !missing_rdma_module(m))) {
+		snprintf(fix, sizeof(fix), "modprobe mlx5_ib   # ConnectX; for another NIC load its RDMA provider "
+			 "(irdma, bnxt_re, ...)\nrdma link add rxe0 type rxe netdev %s   # Soft-RoCE on a plain NIC, "
+			 "for testing", iface);
+		finding_add(out, "rdma.devices", SEVERITY_FAIL, "/sys/class/infiniband", fix,
+			    "no RDMA device: the RDMA provider module is not loaded or the NIC has no RDMA function");
+		return;
+	}
+	for (size_t i = 0; i < rdma_driver_count && len < sizeof(fix); i++) {
+		const struct rdma_driver *r = &rdma_drivers[i];
+
+		if (!r->pci_driver || !module_loaded(m, r->pci_driver) || module_loaded(m, r->module))
+			continue;
+		len += (size_t)snprintf(fix + len, sizeof(fix) - len, "%smodprobe %s   # %s is loaded: a%s %s NIC%s",
+					len ? "\n" : "", r->module, r->pci_driver, r->nic[0] == 'A' || r->nic[0] == 'E' ||
+					r->nic[0] == 'I' ? "n" : "", r->nic, r->every_nic ? "" : ", if it has an RDMA function");
+		if (dlen < sizeof(drivers))
+			dlen += (size_t)snprintf(drivers + dlen, sizeof(drivers) - dlen, "%s%s without %s",
+						 dlen ? ", " : "", r->pci_driver, r->module);
+	}
+	if (len) {
+		finding_add(out, "rdma.devices", SEVERITY_FAIL, "/sys/class/infiniband", fix,
+			    "no RDMA device: %s (the NIC driver is loaded, the module that makes its RDMA device is not)",
+			    drivers);
+		return;
+	}
+	snprintf(fix, sizeof(fix), "rdma link add rxe0 type rxe netdev %s   # Soft-RoCE on %s, for testing (modprobe "
+		 "rdma_rxe; Debian: apt-get install rdma-core ibverbs-providers)\n"
+		 "# for production: attach an RDMA NIC (ConnectX, E810, ...; in a VM a passed-through function or an "
+		 "SR-IOV VF): no modprobe creates one", iface, iface);
+	finding_add(out, "rdma.devices", SEVERITY_FAIL, "/sys/class/infiniband", fix,
+		    "no RDMA device and no RDMA-capable NIC: no driver of one (mlx5_core, ice, bnxt_en, ...) is loaded "
+		    "(/proc/modules), so no modprobe of an RDMA module can create a device");
+}
+
 void check_rdma_devices(const struct check_input *in, struct findings *out)
 {
 	const struct host *h = in->host;
 	char names[512] = "";
 
 	if (h->device_count == 0) {
-		finding_add(out, "rdma.devices", SEVERITY_FAIL, "/sys/class/infiniband", 
-			    "modprobe mlx5_ib   # ConnectX; for another NIC load its RDMA provider (irdma, bnxt_re, ...)\n"
-			    "rdma link add rxe0 type rxe netdev IFACE   # Soft-RoCE on a plain NIC, for testing",
-			    "no RDMA device: the RDMA provider module is not loaded or the NIC has no RDMA function");
+		no_rdma_device(in, out);
 		return;
 	}
 	for (size_t i = 0; i < h->device_count; i++) {

@@ -27,4 +27,20 @@ run --root "$FIX/infiniband" check --only port.link_layer
 grep -q 'INFO  port.link_layer .*InfiniBand link layer where RoCE is expected' "$out" && grep -q 'LINK_TYPE_P1=2' "$out"
 result "IB-only host: the info and its mlxconfig advice stay" $?
 
+# ---- rdma.devices: the fix that applies to the host ----
+run --root "$FIX/h100-vm" check --only rdma.devices
+[ "$rc" -eq 2 ] && grep -q 'FAIL  rdma.devices .*no RDMA device and no RDMA-capable NIC: no driver of one' "$out" &&
+	grep -qx '        fix: rdma link add rxe0 type rxe netdev IFACE   # Soft-RoCE on IFACE, for testing .*' "$out" &&
+	grep -q 'attach an RDMA NIC' "$out" && ! grep -q 'modprobe mlx5_ib' "$out"
+result "h100-vm (virtio and nvidia only): no RDMA NIC said, Soft-RoCE or a NIC, no modprobe mlx5_ib" $?
+t=$scratch/h100-cx7
+cp -a "$FIX/h100-vm" "$t" && echo 'mlx5_core 2416640 0 - Live 0xffffffffc0b00000' >>"$t/proc/modules"
+run --root "$t" check --only rdma.devices
+[ "$rc" -eq 2 ] && grep -q 'FAIL  rdma.devices .*no RDMA device: mlx5_core without mlx5_ib' "$out" &&
+	grep -qx '        fix: modprobe mlx5_ib   # mlx5_core is loaded: a ConnectX NIC' "$out"
+result "the same VM with mlx5_core loaded: modprobe mlx5_ib, naming why" $?
+run --root "$FIX/no-rdma" check --only rdma.devices
+[ "$rc" -eq 2 ] && grep -q 'fix: modprobe mlx5_ib' "$out" && grep -q '^ *rdma link add rxe0 type rxe netdev eth0   # Soft-RoCE' "$out"
+result "no-rdma (modules unknown): both fixes, Soft-RoCE on the host's eth0 rather than IFACE" $?
+
 tap_end
