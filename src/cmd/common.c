@@ -408,6 +408,10 @@ int app_write_document(const struct app *app, const char *data, size_t len)
 {
 	char why[1024];
 
+	/* Nothing rendered (text of a bw or lat that never started: stderr said why) is no report: an --output
+	 * FILE is neither created nor truncated, and one that exists keeps the last report written there. */
+	if (app->output_file && len == 0)
+		return EXIT_OK;
 	if (sink_write(app->output_file, data, len, why, sizeof(why)) == 0)
 		return EXIT_OK;
 	fprintf(stderr, "roce-doctor: %s\n", why);

@@ -109,7 +109,8 @@ void app_infiniband_path(const struct app *app, char *buf, size_t size);
 int app_output_fd(const struct app *app);
 
 /* Writes a rendered document to --output FILE (a temporary file renamed over it) or to stdout, whole or not at
- * all. 0, or prints one line and returns EXIT_CANNOT_RUN. */
+ * all; an empty one leaves FILE as it was (not created, not truncated). 0, or prints one line and returns
+ * EXIT_CANNOT_RUN. */
 int app_write_document(const struct app *app, const char *data, size_t len);
 
 /* --pretty and --compact shape JSON: given to a command that prints text this time (json false), one line

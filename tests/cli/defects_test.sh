@@ -43,4 +43,30 @@ run --root "$FIX/no-rdma" check --only rdma.devices
 [ "$rc" -eq 2 ] && grep -q 'fix: modprobe mlx5_ib' "$out" && grep -q '^ *rdma link add rxe0 type rxe netdev eth0   # Soft-RoCE' "$out"
 result "no-rdma (modules unknown): both fixes, Soft-RoCE on the host's eth0 rather than IFACE" $?
 
+# ---- --output: a bw or lat that never started leaves the file alone ----
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir "$scratch/out" && report=$scratch/out/report
+if "$BIN" gid --suggest >/dev/null 2>&1; then
+	for c in bw lat; do
+		echo 'the last report' >"$report"
+		run "$c" 127.0.0.1 -p "$port" --timeout 1 --output "$report"
+		[ "$rc" -eq 3 ] && [ "$(cat "$report")" = 'the last report' ] && grep -q "cannot connect to 127.0.0.1:$port" "$err"
+		result "$c --output FILE with nothing listening: exit 3, FILE keeps the last report" $?
+		rm -f "$report"
+		run "$c" 127.0.0.1 -p "$port" --timeout 1 --output "$report"
+		[ "$rc" -eq 3 ] && [ ! -e "$report" ] && [ -z "$(ls -A "$scratch/out")" ]
+		result "$c --output FILE with nothing listening: no FILE, no temporary file left" $?
+		run --json "$c" 127.0.0.1 -p "$port" --timeout 1 --output "$report"
+		[ "$rc" -eq 3 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["error"]["kind"]=="connect" else 1)' "$report"
+		result "$c --json --output FILE: the document with its error, whole" $?
+		rm -f "$report"
+	done
+else
+	# no usable RDMA port here: the run stops before any report (exit 2); the file is still left alone
+	echo 'the last report' >"$report"
+	run bw 127.0.0.1 -p "$port" --output "$report"
+	[ "$rc" -eq 2 ] && [ "$(cat "$report")" = 'the last report' ]
+	result "bw --output FILE without a usable port: exit 2, FILE keeps the last report" $?
+fi
+
 tap_end
