@@ -27,18 +27,18 @@ done
 
 # ---- the layout on the eight-HCA host ----
 run --root "$FIX/eight-hca" check
-[ "$rc" -eq 0 ] && head -1 "$out" | grep -q '^verdict: info (0 fail, 0 warn, 5 info, 52 ok)$'
+[ "$rc" -eq 0 ] && head -1 "$out" | grep -q '^verdict: info (0 fail, 0 warn, 5 info, 62 ok)$'
 result "eight-hca: the verdict is the first line" $?
 sed -n 3p "$out" | grep -qE '^PORT +NETDEV +STATE +SPEED +MTU +GID +NUMA$' \
 	&& [ "$(grep -cE '^mlx5_[0-9]/1 +eth[0-9] +ACTIVE +(100|200) Gb/s +9000 +3 +[01]$' "$out")" -eq 10 ] \
 	&& grep -qE '^mlx5_7/1 +eth7 +ACTIVE +200 Gb/s +9000 +3 +1$' "$out"
 result "eight-hca: a table with one row per rail: port, netdev, state, speed, MTU, GID index, NUMA node" $?
-! grep -qE '^  OK ' "$out" && grep -q '^52 ok finding(s) not shown: -v shows them$' "$out" \
+! grep -qE '^  OK ' "$out" && grep -q '^62 ok finding(s) not shown: -v shows them$' "$out" \
 	&& grep -q '^  INFO  gid.env ' "$out" && [ "$(wc -l < "$out")" -le 35 ]
 result "eight-hca: only the findings that are not ok, and a line counting the folded ok ones" $?
 ! grep -q '!' "$out"; result "eight-hca: a clean table marks no cell" $?
 run --root "$FIX/eight-hca" check -v
-[ "$rc" -eq 0 ] && [ "$(grep -c '^  OK    port.state ' "$out")" -eq 10 ] && [ "$(grep -c '^  OK ' "$out")" -eq 52 ] \
+[ "$rc" -eq 0 ] && [ "$(grep -c '^  OK    port.state ' "$out")" -eq 10 ] && [ "$(grep -c '^  OK ' "$out")" -eq 62 ] \
 	&& ! grep -q 'not shown' "$out" && head -1 "$out" | grep -q '^verdict: info'
 result "check -v prints the ok findings in place" $?
 run --root "$FIX/eight-hca" check --verbose --only netdev.mtu
