@@ -105,7 +105,7 @@ static void no_rdma_device(const struct check_input *in, struct findings *out)
 		return;
 	}
 	snprintf(fix, sizeof(fix), "rdma link add rxe0 type rxe netdev %s   # Soft-RoCE on %s, for testing (modprobe "
-		 "rdma_rxe; Debian: apt-get install rdma-core ibverbs-providers)\n"
+		 "rdma_rxe first)\n"
 		 "# for production: attach an RDMA NIC (ConnectX, E810, ...; in a VM a passed-through function or an "
 		 "SR-IOV VF): no modprobe creates one", iface, iface);
 	finding_add(out, "rdma.devices", SEVERITY_FAIL, "/sys/class/infiniband", fix,
