@@ -52,16 +52,6 @@ static const char *softroce_netdev(const struct host *h)
 	return any ? any : "IFACE";
 }
 
-/* A NIC driver loaded without the module that makes its RDMA device. */
-static bool missing_rdma_module(const struct module_list *m)
-{
-	for (size_t i = 0; i < rdma_driver_count; i++)
-		if (rdma_drivers[i].pci_driver && module_loaded(m, rdma_drivers[i].pci_driver) &&
-		    !module_loaded(m, rdma_drivers[i].module))
-			return true;
-	return false;
-}
-
 /* No RDMA device. The loaded modules tell the cases apart (as kernel.modules does): a NIC driver loaded
  * without its RDMA module (mlx5_core without mlx5_ib) has a modprobe that creates the device; with no driver
  * of an RDMA NIC loaded (a GPU VM with virtio only) no modprobe does, and Soft-RoCE or a NIC is the answer.
@@ -74,22 +64,15 @@ static void no_rdma_device(const struct check_input *in, struct findings *out)
 	size_t len = 0, dlen = 0;
 	bool nic_driver = false;
 
-	for (size_t i = 0; m && i < rdma_driver_count; i++)
-		nic_driver |= rdma_drivers[i].pci_driver && module_loaded(m, rdma_drivers[i].pci_driver);
-	/* Unknown, or a NIC driver loaded with its RDMA module and still no device (RoCE disabled in the NIC's
-	 * firmware, a part without RDMA): the general answer. */
-	if (!m || (nic_driver && !missing_rdma_module(m))) {
-		snprintf(fix, sizeof(fix), "modprobe mlx5_ib   # ConnectX; for another NIC load its RDMA provider "
-			 "(irdma, bnxt_re, ...)\nrdma link add rxe0 type rxe netdev %s   # Soft-RoCE on a plain NIC, "
-			 "for testing", iface);
-		finding_add(out, "rdma.devices", SEVERITY_FAIL, "/sys/class/infiniband", fix,
-			    "no RDMA device: the RDMA provider module is not loaded or the NIC has no RDMA function");
-		return;
-	}
-	for (size_t i = 0; i < rdma_driver_count && len < sizeof(fix); i++) {
+	/* One pass: whether any RDMA NIC's driver is loaded, and a modprobe for each one loaded without its
+	 * RDMA module. */
+	for (size_t i = 0; m && i < rdma_driver_count && len < sizeof(fix); i++) {
 		const struct rdma_driver *r = &rdma_drivers[i];
 
-		if (!r->pci_driver || !module_loaded(m, r->pci_driver) || module_loaded(m, r->module))
+		if (!r->pci_driver || !module_loaded(m, r->pci_driver))
+			continue;
+		nic_driver = true;
+		if (module_loaded(m, r->module))
 			continue;
 		len += (size_t)snprintf(fix + len, sizeof(fix) - len, "%smodprobe %s   # %s is loaded: a%s %s NIC%s",
 					len ? "\n" : "", r->module, r->pci_driver, r->nic[0] == 'A' || r->nic[0] == 'E' ||
@@ -102,6 +85,16 @@ static void no_rdma_device(const struct check_input *in, struct findings *out)
 		finding_add(out, "rdma.devices", SEVERITY_FAIL, "/sys/class/infiniband", fix,
 			    "no RDMA device: %s (the NIC driver is loaded, the module that makes its RDMA device is not)",
 			    drivers);
+		return;
+	}
+	/* Unknown, or a NIC driver loaded with its RDMA module and still no device (RoCE disabled in the NIC's
+	 * firmware, a part without RDMA): the general answer. */
+	if (!m || nic_driver) {
+		snprintf(fix, sizeof(fix), "modprobe mlx5_ib   # ConnectX; for another NIC load its RDMA provider "
+			 "(irdma, bnxt_re, ...)\nrdma link add rxe0 type rxe netdev %s   # Soft-RoCE on a plain NIC, "
+			 "for testing", iface);
+		finding_add(out, "rdma.devices", SEVERITY_FAIL, "/sys/class/infiniband", fix,
+			    "no RDMA device: the RDMA provider module is not loaded or the NIC has no RDMA function");
 		return;
 	}
 	snprintf(fix, sizeof(fix), "rdma link add rxe0 type rxe netdev %s   # Soft-RoCE on %s, for testing (modprobe "
