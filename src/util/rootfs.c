@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -104,6 +105,18 @@ static int read_fd(int fd, char *buf, size_t size)
 	return (int)len;
 }
 
+/* 0 for a regular file; -EISDIR for a directory; -EINVAL for anything else (FIFO, socket, device). */
+static int regular_file(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISREG(st.st_mode))
+		return 0;
+	return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+}
+
 int rootfs_read(const struct rootfs *root, char *buf, size_t size, const char *fmt, ...)
 {
 	char rel[PATH_MAX];
@@ -115,10 +128,15 @@ int rootfs_read(const struct rootfs *root, char *buf, size_t size, const char *f
 	va_end(ap);
 	if (ret < 0)
 		return ret;
-	fd = open_in_root(root, rel, O_RDONLY);
+	/* A FIFO in a replayed tree, or a hostile one in /etc, would block the open and then the read for ever:
+	 * open without blocking and read regular files only (the kernel's sysfs and proc files are). A directory
+	 * keeps read(2)'s EISDIR, which callers listing config directories skip. */
+	fd = open_in_root(root, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return fd;
-	ret = read_fd(fd, buf, size);
+	ret = regular_file(fd);
+	if (ret == 0)
+		ret = read_fd(fd, buf, size);
 	close(fd);
 	return ret;
 }

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # A new user's first ten minutes (s10): port.link_layer on a host with both InfiniBand and RoCE ports, the
 # rdma.devices fix on a host without an RDMA NIC, and --output left alone by a bw/lat that never started.
-# Fixtures: ib-roce-mixed, infiniband, h100-vm (no RDMA NIC, modules known), no-rdma (modules unknown).
+# A FIFO in a replayed tree (s11): read as an unreadable file, never waited on.
+# Fixtures: ib-roce-mixed, infiniband, h100-vm (no RDMA NIC, modules known), no-rdma (modules unknown),
+# softroce and dgx-h100 (copied, a file replaced by a FIFO).
 # usage: defects_test.sh ROCE_DOCTOR FIXTURES_DIR   (TAP on stdout; about 15 runs, 1 s idle)
 set -u
 BIN=$1
@@ -68,5 +70,27 @@ else
 	[ "$rc" -eq 2 ] && [ "$(cat "$report")" = 'the last report' ]
 	result "bw --output FILE without a usable port: exit 2, FILE keeps the last report" $?
 fi
+
+# ---- a FIFO in a replayed tree (or a hostile /etc) is an unreadable file, never waited on (s11) ----
+# Before: the open of the FIFO blocked for ever (no writer), so check hung; timeout(1) bounds each run.
+trun() { timeout 20 "$BIN" "$@" >"$out" 2>"$err"; rc=$?; }
+t=$scratch/fifo-provider
+cp -a "$FIX/softroce" "$t" && rm "$t/etc/libibverbs.d/rxe.driver" && mkfifo "$t/etc/libibverbs.d/rxe.driver"
+trun --root "$t" check --only verbs.provider
+[ "$rc" -eq 2 ] && grep -q 'FAIL  verbs.provider' "$out"
+result "a FIFO for /etc/libibverbs.d/rxe.driver: check ends, rxe0 has no provider (exit 2)" $?
+trun --root "$t" snapshot
+[ "$rc" -eq 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$out"
+result "the same tree: snapshot ends with a whole document" $?
+t=$scratch/fifo-sysfs
+cp -a "$FIX/softroce" "$t" && p=$(find "$t/sys" -path '*rxe0/ports/1/state' | head -1) && rm "$p" && mkfifo "$p"
+trun --root "$t" devices
+[ "$rc" -ne 124 ] && [ "$rc" -lt 128 ] && [ "$(wc -l <"$err")" -le 1 ]
+result "a FIFO for rxe0's port state: devices ends (rc $rc), at most one line on stderr" $?
+t=$scratch/fifo-pci
+cp -a "$FIX/dgx-h100" "$t" && p=$(find "$t/sys/devices" -name config | head -1) && rm "$p" && mkfifo "$p"
+trun --root "$t" topo
+[ "$rc" -ne 124 ] && [ "$rc" -lt 128 ]
+result "a FIFO for a PCI bridge's config space: topo ends (rc $rc)" $?
 
 tap_end
