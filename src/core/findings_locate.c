@@ -59,6 +59,16 @@ static bool locate_netdev(struct finding *it, const struct host *h)
 	return true;
 }
 
+/* A bare RDMA device name ("mlx5_2": rules about a whole device, a provider or a GID table): the device, no
+ * port. */
+static bool locate_device(struct finding *it, const struct host *h)
+{
+	if (!host_find_device(h, it->subject))
+		return false;
+	snprintf(it->device, sizeof(it->device), "%.*s", (int)sizeof(it->device) - 1, it->subject);
+	return true;
+}
+
 /* "/a/b:12" -> "/a/b"; a path in parentheses after a variable name counts as well. */
 static void locate_file(struct finding *it)
 {
@@ -89,7 +99,7 @@ void findings_locate(struct findings *f, const struct host *host)
 
 		it->device[0] = it->netdev[0] = it->file[0] = '\0';
 		it->port = 0;
-		if (!locate_port(it, host) && !locate_netdev(it, host))
+		if (!locate_port(it, host) && !locate_netdev(it, host) && !locate_device(it, host))
 			locate_file(it);
 	}
 }

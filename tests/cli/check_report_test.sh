@@ -85,12 +85,18 @@ d=json.load(open(sys.argv[1]))
 for f in d["findings"]:
     assert f["fix_lines"]==(f["fix"].split("\n") if f["fix"] else []), f
     for k in ("device","port","netdev","file"): assert k in f, (k,f)
-    assert (f["device"] is None)==(f["port"] is None), f
+    assert f["port"] is None or f["device"] is not None, f   # a port has its device; a device may stand alone
 '
 for fx in eight-hca cx6lx-2port check-seed000 check-env; do
 	run --root "$FIX/$fx" --json check
 	py "$members_ok"; result "$fx: every finding has device, port, netdev, file and fix_lines (the fix split)" $?
 done
+# A finding about a whole device (its subject the bare name) names the device, no port (s11; null before).
+run --root "$FIX/softroce-no-provider" --json check --only verbs.provider
+py 'import json,sys
+f=json.load(open(sys.argv[1]))["findings"]
+assert [(x["subject"], x["device"], x["port"], x["netdev"]) for x in f] == [("rxe0", "rxe0", None, None)], f'
+result "softroce-no-provider: verbs.provider's finding names device rxe0, port and netdev null" $?
 run --root "$FIX/eight-hca" --json check
 py 'import json,sys
 d=json.load(open(sys.argv[1])); F=d["findings"]

@@ -54,14 +54,14 @@ static void locate_reads_port_netdev_and_file_off_the_subject(void)
 	struct host host;
 	const char *subjects[] = { "mlx5_3/1", "eth5", "/etc/security/limits.d/99-nccl.conf:1",
 				   "NCCL_IB_HCA (/etc/nccl.conf:2)", "/etc/systemd/system.conf.d/90-memlock.conf:2",
-				   "ibv_reg_mr", "mlx5_3/7", "lo", "/sys/class/infiniband" };
+				   "ibv_reg_mr", "mlx5_3/7", "lo", "/sys/class/infiniband", "mlx5_4", "mlx5_99" };
 
 	CHECK(probe_fixture("eight-hca", &host) == 0);
 	for (size_t i = 0; i < sizeof(subjects) / sizeof(subjects[0]); i++)
 		finding_add(&f, "x.y", SEVERITY_WARN, subjects[i], NULL, "m");
 	findings_locate(&f, &host);
-	CHECK(f.count == 9);
-	if (f.count != 9)
+	CHECK(f.count == 11);
+	if (f.count != 11)
 		goto out;
 	CHECK_STR(f.items[0].device, "mlx5_3");
 	CHECK(f.items[0].port == 1);
@@ -80,6 +80,9 @@ static void locate_reads_port_netdev_and_file_off_the_subject(void)
 	CHECK(!f.items[7].device[0] && f.items[7].port == 0);
 	CHECK_STR(f.items[7].netdev, "lo");                  /* a netdev with no RDMA port */
 	CHECK_STR(f.items[8].file, "/sys/class/infiniband");
+	CHECK_STR(f.items[9].device, "mlx5_4");              /* a bare device: the device, no port, no netdev */
+	CHECK(f.items[9].port == 0 && !f.items[9].netdev[0] && !f.items[9].file[0]);
+	CHECK(!f.items[10].device[0]);                       /* no such device on this host */
 out:
 	findings_free(&f);
 	host_free(&host);
