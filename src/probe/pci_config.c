@@ -4,13 +4,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 int pci_config_read(const struct rootfs *root, const char *dir, unsigned char *buf, size_t size)
 {
 	DIR *d = rootfs_opendir(root, "%s", dir);
-	struct stat st;
 	size_t len = 0;
 	int fd, ret = 0;
 
@@ -19,12 +17,7 @@ int pci_config_read(const struct rootfs *root, const char *dir, unsigned char *b
 	/* config is a plain file beside the attributes: no link to follow, so none may lead out of the root; and
 	 * no FIFO of a replayed tree may block the open or the read. */
 	fd = openat(dirfd(d), "config", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		ret = -errno;
-	else if (fstat(fd, &st) < 0)
-		ret = -errno;
-	else if (!S_ISREG(st.st_mode))
-		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	ret = fd < 0 ? -errno : rootfs_regular_file(fd);
 	if (ret < 0) {
 		if (fd >= 0)
 			close(fd);

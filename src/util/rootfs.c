@@ -105,8 +105,7 @@ static int read_fd(int fd, char *buf, size_t size)
 	return (int)len;
 }
 
-/* 0 for a regular file; -EISDIR for a directory; -EINVAL for anything else (FIFO, socket, device). */
-static int regular_file(int fd)
+int rootfs_regular_file(int fd)
 {
 	struct stat st;
 
@@ -134,7 +133,7 @@ int rootfs_read(const struct rootfs *root, char *buf, size_t size, const char *f
 	fd = open_in_root(root, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return fd;
-	ret = regular_file(fd);
+	ret = rootfs_regular_file(fd);
 	if (ret == 0)
 		ret = read_fd(fd, buf, size);
 	close(fd);

@@ -22,6 +22,10 @@ void rootfs_close(struct rootfs *root);
 int rootfs_read(const struct rootfs *root, char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* 0 when fd is a regular file; -EISDIR for a directory; -EINVAL for anything else (FIFO, socket, device): what
+ * a reader of a replayed tree checks after an O_NONBLOCK open, before it reads. */
+int rootfs_regular_file(int fd);
+
 /* The last path component of a symlink's target (a PCI address, a driver name). */
 int rootfs_link_name(const struct rootfs *root, char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
