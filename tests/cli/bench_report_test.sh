@@ -55,6 +55,20 @@ run --report "$scratch/ahead.runs"
 ! grep -q '^per boot' "$out"
 result "one boot: no per-boot table" $?
 
+# Two runs' files concatenated, each with its own "# boot 1 of 1": their rounds pool, and each keeps a row (boots
+# are counted in file order, not read from the marker).
+{
+	echo "# boot 1 of 1, 2026-11-27 09:05:00 UTC"
+	aa_rounds 4 1.2 0.8
+	echo "# boot 1 of 1, 2026-11-27 12:17:00 UTC"
+	aa_rounds 4 1.2 0.8 | sed 's/perftest-aa=20.000/perftest-aa=18.000/'
+	qps
+} >"$scratch/pooled.runs"
+run --report "$scratch/pooled.runs"
+[ "$rc" -eq 0 ] && grep -qE '^bw +4096 +8 +0\.950 ' "$out" && grep -qE '^1 +1\.000 1\.000 1\.200 \(4\)' "$out" &&
+	grep -qE '^2 +0\.900 1\.000 1\.200 \(4\)' "$out"
+result "two runs files concatenated: 8 rounds pooled, a row for each file's boot" $?
+
 { aa_rounds 4 1.2 0.8 | sed '3s/ours=24.000/ours=nan/'; qps; } >"$scratch/nan.runs"
 run --report "$scratch/nan.runs"
 [ "$rc" -eq 1 ] && grep -qE '^bw +4096 ' "$out"
