@@ -60,14 +60,16 @@ result "one boot: no per-boot table" $?
 {
 	echo "# boot 1 of 1, 2026-11-27 09:05:00 UTC"
 	aa_rounds 4 1.2 0.8
+	qps
 	echo "# boot 1 of 1, 2026-11-27 12:17:00 UTC"
 	aa_rounds 4 1.2 0.8 | sed 's/perftest-aa=20.000/perftest-aa=18.000/'
 	qps
 } >"$scratch/pooled.runs"
 run --report "$scratch/pooled.runs"
 [ "$rc" -eq 0 ] && grep -qE '^bw +4096 +8 +0\.950 ' "$out" && grep -qE '^1 +1\.000 1\.000 1\.200 \(4\)' "$out" &&
-	grep -qE '^2 +0\.900 1\.000 1\.200 \(4\)' "$out"
-result "two runs files concatenated: 8 rounds pooled, a row for each file's boot" $?
+	grep -qE '^2 +0\.900 1\.000 1\.200 \(4\)' "$out" && grep -q '^our --qps at 64 KiB (boot 1): 1: 30.00' "$out" &&
+	grep -q '^our --qps at 64 KiB (boot 2): 1: 30.00' "$out"
+result "two runs files concatenated: 8 rounds pooled, a row for each file's boot, each file's --qps line" $?
 
 { aa_rounds 4 1.2 0.8 | sed '3s/ours=24.000/ours=nan/'; qps; } >"$scratch/nan.runs"
 run --report "$scratch/nan.runs"
