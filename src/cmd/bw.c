@@ -553,7 +553,7 @@ int cmd_bw(struct app *app, int argc, char **argv)
 	doc = bw_doc(&a, &cfg, &target, &rep);
 	json_object_set_new(doc, "results", rows);
 	judge_qps_sweep(doc, a.bidir, runs);
-	code = rep.failure == CLIENT_OK ? EXIT_OK : perf_report_failure(&rep);
+	code = rep.failure == CLIENT_OK ? EXIT_OK : perf_report_failure(&rep, &target);
 	code = judge_expectation(doc, &a, target.link_gbps, code);
 	report_meta_fill(&bw_meta, app, &started);
 	code = app_emit(app, doc, &warnings, a.format == REPORT_JUNIT ? print_junit : a.format == REPORT_PROMETHEUS ?

@@ -162,7 +162,7 @@ int cmd_lat(struct app *app, int argc, char **argv)
 	for (size_t i = 0; i < rep.sizes.count; i++)
 		json_array_append_new(rows, result_row(&rep.sizes.items[i]));
 	json_object_set_new(doc, "results", rows);
-	code = rep.failure == CLIENT_OK ? EXIT_OK : perf_report_failure(&rep);
+	code = rep.failure == CLIENT_OK ? EXIT_OK : perf_report_failure(&rep, &target);
 	report_meta_fill(&lat_meta, app, &started);
 	code = app_emit(app, doc, &warnings, a.format == REPORT_JUNIT ? print_junit : a.format == REPORT_PROMETHEUS ?
 			print_prometheus : print_lat, code);

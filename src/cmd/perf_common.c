@@ -410,20 +410,35 @@ void perf_doc_common(json_t *doc, const struct perf_conn_args *a, const struct p
 						    rep->failed_size ? json_integer(rep->failed_size) : json_null()));
 	if (rep->wc_valid) {
 		json_t *e = json_object_get(doc, "error");
+		char why[1024];
 
 		json_object_set_new(e, "wc_status", json_integer(rep->wc.status));
 		json_object_set_new(e, "wc_status_name", json_string(perf_wc_status_name(rep->wc.status)));
-		json_object_set_new(e, "explanation", json_string(perf_wc_explain(rep->wc.status)));
+		perf_wc_explanation(rep, t, why, sizeof(why));
+		json_object_set_new(e, "explanation", json_string(why));
 	} else if (rep->failure == CLIENT_STALL && rep->stalled_in_run) {
 		json_object_set_new(json_object_get(doc, "error"), "explanation", json_string(stall_explanation));
 	}
 }
 
-int perf_report_failure(const struct client_report *rep)
+void perf_wc_explanation(const struct client_report *rep, const struct perf_target *t, char *buf, size_t size)
 {
+	/* The software device's addition tells to run fewer QPs: only where there were several. */
+	const char *more = t->software && rep->connected && rep->local.qps > 1 ?
+				   perf_wc_explain_software(rep->wc.status) : NULL;
+
+	snprintf(buf, size, "%s%s%s", perf_wc_explain(rep->wc.status), more ? "; " : "", more ? more : "");
+}
+
+int perf_report_failure(const struct client_report *rep, const struct perf_target *t)
+{
+	char why[1024];
+
 	fprintf(stderr, "roce-doctor: %s\n", rep->message);
-	if (rep->wc_valid)
-		fprintf(stderr, "roce-doctor: what it usually means: %s\n", perf_wc_explain(rep->wc.status));
+	if (rep->wc_valid) {
+		perf_wc_explanation(rep, t, why, sizeof(why));
+		fprintf(stderr, "roce-doctor: what it usually means: %s\n", why);
+	}
 	else if (rep->failure == CLIENT_STALL && rep->stalled_in_run)
 		fprintf(stderr, "roce-doctor: what it usually means: %s\n", stall_explanation);
 	switch (rep->failure) {

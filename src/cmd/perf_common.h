@@ -88,7 +88,10 @@ void perf_doc_common(json_t *doc, const struct perf_conn_args *a, const struct p
 
 /* Prints the failure (and what a completion status usually means) on stderr; returns the exit code:
  * 1 when the test ran and failed, 3 when it could not start. */
-int perf_report_failure(const struct client_report *rep);
+int perf_report_failure(const struct client_report *rep, const struct perf_target *t);
+
+/* What rep's failed completion usually means; on a software device, with several QPs, what that adds. */
+void perf_wc_explanation(const struct client_report *rep, const struct perf_target *t, char *buf, size_t size);
 
 /* 'check' member text for a size: "ok", "off", "MISMATCH". */
 const char *perf_check_name(enum client_check c);

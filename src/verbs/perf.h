@@ -153,6 +153,8 @@ int perf_write_read(struct perf_ctx *ctx, size_t size, uint64_t timeout_ns, stru
 /* ibv_wc_status_str, and what the status usually means between two RoCE nodes. */
 const char *perf_wc_status_name(int status);
 const char *perf_wc_explain(int status);
+/* What a software RDMA device (rxe, siw) adds to that, or NULL. */
+const char *perf_wc_explain_software(int status);
 const char *perf_op_name(enum perf_op op);
 const char *perf_wait_name(enum perf_wait wait);   /* "poll", "event", "adaptive" */
 

@@ -2,11 +2,13 @@
 /* bw, lat and serve's choice of the local port and GID, on fixture hosts: the coverage that ran through
  * 'bw --root' before bw refused --root (it needs live devices), kept on the pure function that decides. */
 #include <arpa/inet.h>
+#include <infiniband/verbs.h>
 
 #include "cmd/perf_common.h"
 #include "fixture_host.h"
 #include "tap.h"
 #include "util/gidaddr.h"
+#include "verbs/perf.h"
 
 struct outcome {
 	int ret;
@@ -93,6 +95,33 @@ static void target_ipv6_only_has_no_ipv4_gid(void)
 	CHECK(strstr(o.why, "no usable GID") != NULL);
 }
 
+/* Status 9 on Soft-RoCE with several QPs: the explanation adds that rxe itself ends such runs after
+ * retransmits and says to run fewer QPs; with one QP, or on a NIC, or for another status, it does not. */
+static void explanation_adds_the_software_device_case(void)
+{
+	struct client_report rep = { .connected = true, .wc_valid = true };
+	struct outcome rxe, nic;
+	char why[1024];
+
+	choose("softroce", NULL, -1, "127.0.0.1", &rxe);
+	choose("cx6lx-2port", "mlx5_1", -1, "192.168.88.20", &nic);
+	CHECK(rxe.ret == 0 && rxe.t.software && nic.ret == 0 && !nic.t.software);
+	rep.wc.status = IBV_WC_REM_INV_REQ_ERR;
+	rep.local.qps = 4;
+	perf_wc_explanation(&rep, &rxe.t, why, sizeof(why));
+	CHECK(strstr(why, perf_wc_explain(IBV_WC_REM_INV_REQ_ERR)) == why);
+	CHECK(strstr(why, "Soft-RoCE") != NULL && strstr(why, "rerun with --qps 1 or --qps 2") != NULL);
+	perf_wc_explanation(&rep, &nic.t, why, sizeof(why));
+	CHECK_STR(why, perf_wc_explain(IBV_WC_REM_INV_REQ_ERR));
+	rep.local.qps = 1;
+	perf_wc_explanation(&rep, &rxe.t, why, sizeof(why));
+	CHECK_STR(why, perf_wc_explain(IBV_WC_REM_INV_REQ_ERR));
+	rep.local.qps = 4;
+	rep.wc.status = IBV_WC_RETRY_EXC_ERR;
+	perf_wc_explanation(&rep, &rxe.t, why, sizeof(why));
+	CHECK_STR(why, perf_wc_explain(IBV_WC_RETRY_EXC_ERR));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -102,5 +131,6 @@ int main(int argc, char **argv)
 	RUN(target_by_netdev_name_and_spelling);
 	RUN(target_missing_index_names_the_port_as_dev_slash_port);
 	RUN(target_ipv6_only_has_no_ipv4_gid);
+	RUN(explanation_adds_the_software_device_case);
 	TAP_DONE();
 }
