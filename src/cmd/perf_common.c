@@ -438,8 +438,7 @@ int perf_report_failure(const struct client_report *rep, const struct perf_targe
 	if (rep->wc_valid) {
 		perf_wc_explanation(rep, t, why, sizeof(why));
 		fprintf(stderr, "roce-doctor: what it usually means: %s\n", why);
-	}
-	else if (rep->failure == CLIENT_STALL && rep->stalled_in_run)
+	} else if (rep->failure == CLIENT_STALL && rep->stalled_in_run)
 		fprintf(stderr, "roce-doctor: what it usually means: %s\n", stall_explanation);
 	switch (rep->failure) {
 	case CLIENT_SETUP:
