@@ -54,6 +54,23 @@ result "two boots: a row each, boot 2's perftest-aa offset in its own row" $?
 run --report "$scratch/ahead.runs"
 ! grep -q '^per boot' "$out"
 result "one boot: no per-boot table" $?
+run --report "$scratch/boots.runs"
+[ "$rc" -eq 0 ] && ! grep -q '^unbalanced' "$out"
+result "boots of 4 rounds each: every order as often, no unbalanced line" $?
+
+# A boot that ran a size fewer than 4 times never reached its later orders: the report says so, with the count of
+# rounds in each order (round number mod 4).
+{
+	echo "# boot 1 of 2, 2026-11-27 09:05:00 UTC"
+	aa_rounds 4 1.2 0.8
+	echo "# boot 2 of 2, 2026-11-27 09:25:00 UTC"
+	aa_rounds 2 1.2 0.8
+	qps
+} >"$scratch/short.runs"
+run --report "$scratch/short.runs"
+[ "$rc" -eq 0 ] && grep -q '^unbalanced orders: bw 4096: 1 of 2 boots ran fewer than 4 rounds (rounds by order 2/2/1/1);' "$out" &&
+	grep -q 'lat 2: 1 of 2 boots ran fewer than 4 rounds (rounds by order 2/2/1/1)$' "$out"
+result "a boot of 2 rounds: the unbalanced line names each size, its short boots and rounds by order" $?
 
 # Two runs' files concatenated, each with its own "# boot 1 of 1": their rounds pool, and each keeps a row (boots
 # are counted in file order, not read from the marker).
