@@ -452,8 +452,7 @@ int app_emit(const struct app *app, json_t *doc, const struct notes *warnings,
 		return EXIT_CANNOT_RUN;
 	}
 	if (app->json) {
-		if (warnings)
-			doc_add_warnings(doc, warnings);
+		doc_add_warnings(doc, warnings);
 		ret = render_json_as(mem, doc, json_pretty(app));
 	} else {
 		text(mem, doc);

@@ -21,11 +21,15 @@ json_t *json_str_or_null(const char *s)
 
 void doc_add_warnings(json_t *doc, const struct notes *warnings)
 {
-	json_t *list = json_array();
+	json_t *list;
 
-	for (size_t i = 0; i < warnings->count; i++)
+	/* A command that keeps its own list (or has nothing to warn about: NULL) still answers the member. */
+	if (!warnings && json_is_array(json_object_get(doc, "warnings")))
+		return;
+	list = json_array();
+	for (size_t i = 0; warnings && i < warnings->count; i++)
 		json_array_append_new(list, json_string(warnings->items[i]));
-	if (warnings->dropped)
+	if (warnings && warnings->dropped)
 		json_array_append_new(list, json_sprintf("%zu more warnings not shown", warnings->dropped));
 	json_object_set_new(doc, "warnings", list);
 }

@@ -20,7 +20,8 @@ json_t *doc_new(const char *name);
 /* A string member, or null when empty (unknown). */
 json_t *json_str_or_null(const char *s);
 
-/* "warnings": [...] */
+/* "warnings": [...], which every document has (README): warnings NULL keeps a list the document already has,
+ * else makes it empty. */
 void doc_add_warnings(json_t *doc, const struct notes *warnings);
 
 /* Exactly one JSON document and a newline, indented. 0 or -EIO. */
