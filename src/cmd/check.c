@@ -230,7 +230,7 @@ int cmd_check(struct app *app, int argc, char **argv)
 	int code;
 
 	report_clock_start(&started);
-	if (command_parse(&check_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY | COMMON_TIMEOUT | COMMON_SECRET, argc,
+	if (command_parse(&check_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY | COMMON_PEER_TIMEOUT | COMMON_SECRET, argc,
 			  argv, &args, app) != 0)
 		return EXIT_USAGE;
 	if (app_resolve_format(app, "check", args.format_given, &args.format) != EXIT_OK)
