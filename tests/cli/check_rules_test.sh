@@ -51,7 +51,7 @@ result "check --skip takes a comma list" $?
 
 # ---- check --list ----
 run check --list
-[ "$rc" -eq 0 ] && head -1 "$out" | grep -qE '^ID +AREA +LOOKS AT$' && grep -qE '^port\.state +port +each selected port' "$out" \
+[ "$rc" -eq 0 ] && head -1 "$out" | grep -qE '^ID +AREA +LOOKS_AT$' && grep -qE '^port\.state +port +each selected port' "$out" \
 	&& [ "$(awk 'NR > 1' "$out" | wc -l)" -ge 20 ] && [ ! -s "$err" ]
 result "check --list: id, area, what it looks at, one line per id, no host needed" $?
 run --json check --list --only memlock
