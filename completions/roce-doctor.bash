@@ -8,6 +8,8 @@ _roce_doctor_common="--json --output --pretty --compact --verbose --help"
 # serve writes an event log, not a document: no --output, --pretty or --compact
 _roce_doctor_log="--json --verbose --help"
 _roce_doctor_host="--root --from $_roce_doctor_common"
+# nccl, topo, snapshot and explain refuse -v: they print all they have to say without it
+_roce_doctor_quiet="--json --output --pretty --compact --help"
 
 # The --root DIR / --from FILE already on the line (as an array in _roce_doctor_ctx), so devices, netdevs
 # and users come from the tree or snapshot the command will read, not from this host.
@@ -129,9 +131,9 @@ _roce_doctor_words_of()
 			--secret-file --peer-fixture --format $_roce_doctor_host" -- "$cur" ;;
 		nccl-env) compgen -W "--format --socket-if --nccl-version --family --peer --master-port --timeout --secret-file --peer-fixture \
 			$_roce_doctor_host" -- "$cur" ;;
-		nccl) compgen -W "--nccl-version $_roce_doctor_host" -- "$cur" ;;
-		topo) compgen -W "--root $_roce_doctor_common" -- "$cur" ;;
-		snapshot) compgen -W "--json-lines --root $_roce_doctor_common" -- "$cur" ;;
+		nccl) compgen -W "--nccl-version --root --from $_roce_doctor_quiet" -- "$cur" ;;
+		topo) compgen -W "--root $_roce_doctor_quiet" -- "$cur" ;;
+		snapshot) compgen -W "--json-lines --root $_roce_doctor_quiet" -- "$cur" ;;
 		compare)
 			case $cur in
 				-*) compgen -W "--family $_roce_doctor_common -" -- "$cur" ;;
@@ -139,7 +141,7 @@ _roce_doctor_words_of()
 			esac ;;
 		explain)
 			case $cur in
-				-*) compgen -W "--with-check --list --family $_roce_doctor_host -" -- "$cur" ;;
+				-*) compgen -W "--with-check --list --family --root --from $_roce_doctor_quiet -" -- "$cur" ;;
 				*) compgen -f -- "$cur" ;;
 			esac ;;
 		serve) compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --allow --secret-file \
