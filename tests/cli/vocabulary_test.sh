@@ -154,8 +154,12 @@ if command -v script > /dev/null; then
 	tty_devices 250
 	head -1 "$out" | grep -qE '^DEVICE .* FIRMWARE +NODE_GUID +PCI +NUMA +DRIVER$' && ! grep -q 'not shown' "$out"
 	result "devices on a 250-column terminal: every column" $?
+	# a terminal that does not know its size (script's pty, 0 x 0): $COLUMNS tells it
+	script -qec "COLUMNS=80 '$BIN' --root '$FIX/eight-hca' devices" /dev/null < /dev/null | tr -d '\r' > "$out"
+	[ "$(awk '{ print length }' "$out" | sort -n | tail -1)" -le 80 ] && grep -q 'not shown' "$out"
+	result "devices on a terminal of unknown size with COLUMNS=80: every line fits" $?
 else
-	for t in 80 250; do n=$((n + 1)); echo "ok $n - devices on a $t-column terminal # SKIP no script(1)"; done
+	for t in 80 250 COLUMNS=80; do n=$((n + 1)); echo "ok $n - devices on a $t-column terminal # SKIP no script(1)"; done
 fi
 COLUMNS=80 run --root "$FIX/eight-hca" devices
 head -1 "$out" | grep -qE ' DRIVER$'
