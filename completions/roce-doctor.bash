@@ -8,6 +8,8 @@ _roce_doctor_common="--json --output --pretty --compact --verbose --help"
 # serve writes an event log, not a document: no --output, --pretty or --compact
 _roce_doctor_log="--json --verbose --help"
 _roce_doctor_host="--root --from $_roce_doctor_common"
+# nccl, topo, snapshot and explain refuse -v: they print all they have to say without it
+_roce_doctor_quiet="--json --output --pretty --compact --help"
 
 # The --root DIR / --from FILE already on the line (as an array in _roce_doctor_ctx), so devices, netdevs
 # and users come from the tree or snapshot the command will read, not from this host.
@@ -44,13 +46,38 @@ _roce_doctor_netdevs()
 	for n in "$root"/sys/class/net/*; do [ -e "$n" ] && printf '%s\n' "${n##*/}"; done
 }
 
-# check's ids (and, for --only, their areas) as check --list gives them; a comma list completes its last item
+# check's ids and their areas as check --list gives them (--only and --skip take both); a comma list completes
+# its last item
 _roce_doctor_check_ids()
 {
-	local what=$1 cur=$2 head=""
+	local cur=$1 head=""
 	case $cur in *,*) head=${cur%,*},; cur=${cur##*,} ;; esac
 	compgen -P "$head" -W "$("$_roce_doctor_bin" check --list 2>/dev/null |
-		awk 'NR > 1 { print $1; if (w == "only") print $2 }' w="$what" | sort -u)" -- "$cur"
+		awk 'NR > 1 { print $1; print $2 }' | sort -u)" -- "$cur"
+}
+
+# The users check --user judges: the --root tree's etc/passwd (root alone in a tree without one, as check
+# reads it), the one user a --from snapshot recorded (check --from judges no other), this host's otherwise.
+_roce_doctor_users()
+{
+	local cur=$1 i v
+	for ((i = 0; i < ${#_roce_doctor_ctx[@]}; i += 2)); do
+		v=${_roce_doctor_ctx[i + 1]}
+		case ${_roce_doctor_ctx[i]} in
+			--root)
+				if [ -e "$v/etc/passwd" ]; then
+					compgen -W "$(awk -F: '!/^#/ && NF > 1 { print $1 }' "$v/etc/passwd" 2>/dev/null)" -- "$cur"
+				else
+					compgen -W root -- "$cur"
+				fi
+				return ;;
+			--from)
+				[ "$v" != - ] && compgen -W "$(tr -d ' \t\r\n' < "$v" 2>/dev/null |
+					grep -o '"user":{"name":"[^"]*"' | head -1 | cut -d'"' -f6)" -- "$cur"
+				return ;;
+		esac
+	done
+	compgen -u -- "$cur"
 }
 
 # Whether option OPT takes a value (given as the next word or after =).
@@ -84,11 +111,10 @@ _roce_doctor_values()
 		--wait) compgen -W "auto poll event" -- "$cur" ;;
 		--mtu) compgen -W "256 512 1024 2048 4096" -- "$cur" ;;
 		--socket-if|--netdev) compgen -W "$(_roce_doctor_netdevs)" -- "$cur" ;;
-		--user) compgen -u -- "$cur" ;;
+		--user) _roce_doctor_users "$cur" ;;
 		--color) compgen -W "auto always never" -- "$cur" ;;
 		-d|--device) compgen -W "$(_roce_doctor_devices)" -- "$cur" ;;
-		--only) _roce_doctor_check_ids only "$cur" ;;
-		--skip) _roce_doctor_check_ids skip "$cur" ;;
+		--only|--skip) _roce_doctor_check_ids "$cur" ;;
 	esac
 }
 
@@ -103,11 +129,11 @@ _roce_doctor_words_of()
 		gid) compgen -W "--suggest --family --peer --netdev --nccl-version $_roce_doctor_host $(_roce_doctor_devices)" -- "$cur" ;;
 		check) compgen -W "--only --skip --list --family --user --color --peer --master-port --no-bw --timeout \
 			--secret-file --peer-fixture --format $_roce_doctor_host" -- "$cur" ;;
-		nccl-env) compgen -W "--format --socket-if --nccl-version --family --peer --master-port --secret-file --peer-fixture \
+		nccl-env) compgen -W "--format --socket-if --nccl-version --family --peer --master-port --timeout --secret-file --peer-fixture \
 			$_roce_doctor_host" -- "$cur" ;;
-		nccl) compgen -W "--nccl-version $_roce_doctor_host" -- "$cur" ;;
-		topo) compgen -W "--root $_roce_doctor_common" -- "$cur" ;;
-		snapshot) compgen -W "--json-lines --root $_roce_doctor_common" -- "$cur" ;;
+		nccl) compgen -W "--nccl-version --root --from $_roce_doctor_quiet" -- "$cur" ;;
+		topo) compgen -W "--root $_roce_doctor_quiet" -- "$cur" ;;
+		snapshot) compgen -W "--json-lines --root $_roce_doctor_quiet" -- "$cur" ;;
 		compare)
 			case $cur in
 				-*) compgen -W "--family $_roce_doctor_common -" -- "$cur" ;;
@@ -115,7 +141,7 @@ _roce_doctor_words_of()
 			esac ;;
 		explain)
 			case $cur in
-				-*) compgen -W "--with-check --list --family $_roce_doctor_host -" -- "$cur" ;;
+				-*) compgen -W "--with-check --list --family --root --from $_roce_doctor_quiet -" -- "$cur" ;;
 				*) compgen -f -- "$cur" ;;
 			esac ;;
 		serve) compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --allow --secret-file \

@@ -69,8 +69,31 @@ function __roce_doctor_check_ids
     set -l bin (commandline -opc)[1]
     set -l cur (commandline -ct | string replace -r -- '^--[a-z]+=' '')
     set -l head (string match -r -- '^.*,' $cur)
-    $bin check --list 2>/dev/null | awk -v w=$argv[1] -v h="$head" \
-        'NR > 1 { print h $1 "\t" $2; if (w == "only" && !seen[$2]++) print h $2 "\tarea" }'
+    $bin check --list 2>/dev/null | awk -v h="$head" \
+        'NR > 1 { print h $1 "\t" $2; if (!seen[$2]++) print h $2 "\tarea" }'
+end
+
+# The users check --user judges: the --root tree's etc/passwd (root alone in a tree without one, as check
+# reads it), the one user a --from snapshot recorded (check --from judges no other), this host's otherwise.
+function __roce_doctor_users
+    set -l ctx (__roce_doctor_context)
+    set -l i (contains -i -- --root $ctx)
+    if test -n "$i"
+        set -l root $ctx[(math $i + 1)]
+        if test -e $root/etc/passwd
+            awk -F: '!/^#/ && NF > 1 { print $1 }' $root/etc/passwd 2>/dev/null
+        else
+            echo root
+        end
+        return
+    end
+    set i (contains -i -- --from $ctx)
+    if test -n "$i"
+        set -l file $ctx[(math $i + 1)]
+        test "$file" != -; and tr -d ' \t\r\n' < $file 2>/dev/null | grep -o '"user":{"name":"[^"]*"' | head -1 | cut -d'"' -f6
+        return
+    end
+    __fish_complete_users
 end
 
 set -l c roce-doctor
@@ -94,7 +117,8 @@ complete -c $c -n '__roce_doctor_using -' -s V -l version -d 'Print program vers
 
 # options every command has
 complete -c $c -s j -l json -d 'Print one JSON document on stdout'
-complete -c $c -s v -l verbose -d 'Say on stderr which source answered for each port'
+# nccl, topo, snapshot and explain refuse -v: they print all they have to say without it
+complete -c $c -n 'not __roce_doctor_using nccl topo snapshot explain' -s v -l verbose -d "Say more (what: see the command's --help)"
 complete -c $c -s h -l help -d 'Give this help list'
 # every command that prints a document (serve writes an event log)
 complete -c $c -n 'not __roce_doctor_using serve' -l output -r -F -d 'Write the document to FILE, whole or not at all'
@@ -114,10 +138,10 @@ complete -c $c -n '__roce_doctor_using gid' -l netdev -x -a '(__roce_doctor_netd
 complete -c $c -n '__roce_doctor_using gid' -l peer -x -a '(__fish_print_hostnames)' -d 'Prefer the GID whose subnet reaches ADDR'
 
 # check, nccl-env
-complete -c $c -n '__roce_doctor_using check' -l only -x -a '(__roce_doctor_check_ids only)' -d 'Run only checks with this id prefix'
-complete -c $c -n '__roce_doctor_using check' -l skip -x -a '(__roce_doctor_check_ids skip)' -d 'Leave out this check id'
+complete -c $c -n '__roce_doctor_using check' -l only -x -a '(__roce_doctor_check_ids)' -d 'Run only checks with this id prefix'
+complete -c $c -n '__roce_doctor_using check' -l skip -x -a '(__roce_doctor_check_ids)' -d 'Leave out checks with this id prefix'
 complete -c $c -n '__roce_doctor_using check' -l list -d 'List every check id and run nothing'
-complete -c $c -n '__roce_doctor_using check' -l user -x -a '(__fish_complete_users)' -d 'Judge pam limits and ~/.nccl.conf for NAME'
+complete -c $c -n '__roce_doctor_using check' -l user -x -a '(__roce_doctor_users)' -d 'Judge pam limits and ~/.nccl.conf for NAME'
 complete -c $c -n '__roce_doctor_using check' -l color -x -a 'auto always never' -d 'Colour the text'
 complete -c $c -n '__roce_doctor_using check' -l no-bw -d 'With --peer: skip the short bw run per rail'
 complete -c $c -n '__roce_doctor_using check nccl-env' -l peer -x -a '(__fish_print_hostnames)' -d 'The peer running roce-doctor serve'
@@ -125,7 +149,7 @@ complete -c $c -n '__roce_doctor_using check nccl-env' -l master-port -x -d "tor
 complete -c $c -n '__roce_doctor_using check nccl-env' -l peer-fixture -x -a '(__fish_complete_directories)' -d 'For tests: the peer from DIR'
 complete -c $c -n '__roce_doctor_using nccl-env' -l format -x -a 'sh env json docker k8s' -d 'Output format'
 complete -c $c -n '__roce_doctor_using nccl-env' -l socket-if -x -a '(__roce_doctor_netdevs)' -d "Interface for NCCL's bootstrap socket"
-complete -c $c -n '__roce_doctor_using check bw lat' -l timeout -x -d 'Give up after S seconds without an answer'
+complete -c $c -n '__roce_doctor_using check nccl-env bw lat' -l timeout -x -d 'Give up after S seconds without an answer'
 complete -c $c -n '__roce_doctor_using check bw lat' -l format -x -a 'text json junit prometheus' -d 'Output format'
 complete -c $c -n '__roce_doctor_using check nccl-env serve bw lat' -l secret-file -r -F -d 'A secret shared with the serve (mode 600)'
 

@@ -9,7 +9,7 @@
 static const struct column list_columns[] = {
 	{ "id", "ID" },
 	{ "area", "AREA" },
-	{ "looks_at", "LOOKS AT" },
+	{ "looks_at", "LOOKS_AT" },
 };
 
 static void print_list(FILE *out, const json_t *doc)

@@ -22,10 +22,6 @@
 
 static const char *const side_names[2] = { "a", "b" };
 
-/* Each request to the peer (its snapshot, each probe) without --timeout: a serve on a host answers in well
- * under a second, one in an emulated VM takes its snapshot in up to 15 s. */
-#define PEER_TIMEOUT_DEFAULT_S 20
-
 void peer_pair_close(struct peer_pair *p)
 {
 	for (int i = 0; i < 2; i++) {

@@ -14,6 +14,10 @@
 #include "util/rootfs.h"
 #include "util/secret_file.h"
 
+/* A number defined in a header, as the text of a help line. */
+#define NUMBER_TEXT_(n) #n
+#define NUMBER_TEXT(n) NUMBER_TEXT_(n)
+
 enum { OPT_ROOT = 0x100, OPT_FAMILY, OPT_TIMEOUT, OPT_FROM, OPT_OUTPUT, OPT_PRETTY, OPT_COMPACT, OPT_SECRET_FILE };
 
 /* What --from read, for app_root() and -v: a command answers from it as if it had probed. */
@@ -43,17 +47,47 @@ static const struct {
 	{ COMMON_ROOT, { "root", OPT_ROOT, "DIR", 0, "Read /sys, /proc and /etc under DIR (a copied host)", -1 }, 0 },
 	{ COMMON_FROM, { "from", OPT_FROM, "FILE", 0, "Answer from a snapshot (roce-doctor snapshot's output; - "
 			 "reads stdin) as the command did on the host it was taken on", -1 }, 0 },
-	{ 0, { "verbose", 'v', NULL, 0, "Say on stderr which source answered for each port", -1 }, 0 },
+	{ 0, { "verbose", 'v', NULL, 0, "Say more: what, depends on the command (see COMMAND --help)", -1 }, 0 },
 	{ 0, { NULL, 'h', NULL, 0, "Give this help list (as --help)", -1 }, 0 },
 	{ COMMON_DEVICE, { "device", 'd', "DEV[/PORT]", 0, "Local RDMA port: DEV, DEV/PORT, DEV:PORT or a netdev name "
 			   "(default: the port whose GID reaches the peer)", -1 }, 0 },
 	{ COMMON_FAMILY, { "family", OPT_FAMILY, "ipv4|ipv6", 0, "Address family of the RoCE v2 GID (and of the "
 			   "bootstrap address) NCCL will use (default ipv4)", -1 }, 0 },
 	{ COMMON_TIMEOUT, { "timeout", OPT_TIMEOUT, "S", 0, "Give up after S seconds without an answer or a "
-			    "completion (default 10)", -1 }, 0 },
+			    "completion (default " NUMBER_TEXT(PERF_TIMEOUT_DEFAULT_S) ")", -1 }, 0 },
+	{ COMMON_PEER_TIMEOUT, { "timeout", OPT_TIMEOUT, "S", 0, "With --peer: give up on each request to the peer's "
+				 "serve (its snapshot, each probe) after S seconds (default "
+				 NUMBER_TEXT(PEER_TIMEOUT_DEFAULT_S) ")", -1 }, 0 },
 	{ COMMON_SECRET, { "secret-file", OPT_SECRET_FILE, "FILE", 0, "A secret shared with the serve (the same file "
 			   "on both nodes, mode 600): each side proves it knows it before anything else", -1 }, 0 },
 };
+
+/* What -v adds, per command, for its --help; NULL: nothing, so the command refuses -v rather than ignore it. */
+static const struct {
+	const char *command, *doc;
+} verbose_docs[] = {
+	{ "devices", "Say on stderr which source answered for each selected port" },
+	{ "gid", "Say on stderr which source answered for each selected port" },
+	{ "nccl-env", "Say on stderr which source answered for each port" },
+	{ "bw", "Say on stderr which source answered for the local port chosen" },
+	{ "lat", "Say on stderr which source answered for the local port chosen" },
+	{ "serve", "Say on stderr, for each client, which source answered for the port chosen" },
+	{ "check", "Print the ok findings too (by default a last line counts them)" },
+	{ "compare", "Print the ok findings too (by default a last line counts them)" },
+	{ "nccl", NULL },
+	{ "topo", NULL },
+	{ "snapshot", NULL },
+	{ "explain", NULL },
+};
+
+/* The command's -v line; NULL when it takes no -v (also for a command the table does not know). */
+static const char *verbose_doc(const char *command)
+{
+	for (size_t i = 0; command && i < sizeof(verbose_docs) / sizeof(verbose_docs[0]); i++)
+		if (strcmp(command, verbose_docs[i].command) == 0)
+			return verbose_docs[i].doc;
+	return NULL;
+}
 
 static error_t parse_common(int key, char *arg, struct argp_state *state)
 {
@@ -128,6 +162,9 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		if (app->from_file && app->root_dir)
 			argp_error(state, "--from and --root exclude each other: a snapshot records the root it was taken "
 				   "under");
+		if (app->verbose && in->command && !verbose_doc(in->command))
+			argp_error(state, "-v adds nothing to %s: it prints all it has to say without it",
+				   in->command);
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -219,6 +256,12 @@ int command_parse(const struct argp *argp, unsigned takes, int argc, char **argv
 	int ret;
 
 	common_child_init(&common, takes);
+	for (struct argp_option *o = common.options; o->name || o->key; o++)
+		if (o->key == 'v') {
+			o->doc = verbose_doc(argv[0]);
+			if (!o->doc)
+				o->flags |= OPTION_HIDDEN;   /* refused at the end, with the reason */
+		}
 	children[1].argp = &common.argp;
 	snprintf(name, sizeof(name), "roce-doctor %s", argv[0]);
 	argv[0] = name;
@@ -452,8 +495,7 @@ int app_emit(const struct app *app, json_t *doc, const struct notes *warnings,
 		return EXIT_CANNOT_RUN;
 	}
 	if (app->json) {
-		if (warnings)
-			doc_add_warnings(doc, warnings);
+		doc_add_warnings(doc, warnings);
 		ret = render_json_as(mem, doc, json_pretty(app));
 	} else {
 		text(mem, doc);

@@ -29,7 +29,14 @@ enum common_option {
 	COMMON_FROM = 1 << 4,     /* --from FILE (a snapshot); refused by the others as --root is */
 	COMMON_EVENT_LOG = 1 << 5, /* the command writes a log, not one document: --output is refused (serve) */
 	COMMON_SECRET = 1 << 6,   /* --secret-file FILE: serve and every client of it */
+	COMMON_PEER_TIMEOUT = 1 << 7, /* --timeout S for each request to a peer's serve (check, nccl-env --peer) */
 };
+
+/* --timeout's defaults: the one place --help takes them from (the man page and README say the same). */
+#define PERF_TIMEOUT_DEFAULT_S 10   /* bw, lat: TCP connect, each reply of the serve, a run with no completion */
+/* Each request to the peer (its snapshot, each probe): a serve on a host answers in well under a second, one
+ * in an emulated VM takes its snapshot in up to 15 s. */
+#define PEER_TIMEOUT_DEFAULT_S 20
 
 enum json_layout {
 	JSON_LAYOUT_AUTO,       /* indented on a terminal, one line otherwise */

@@ -105,43 +105,46 @@ static bool names_node(const char *text, const char *name)
 	return false;
 }
 
-/* "a,b" of the distinct values, in first-seen order. */
-static void add_distinct(char *buf, size_t size, const char *value)
+/* Appends value to list unless an equal one is there: the distinct values in first-seen order. */
+static void append_distinct(json_t *list, json_t *value)
 {
-	size_t len = strlen(value), used = strlen(buf);
+	size_t i;
+	json_t *it;
 
-	for (const char *p = buf; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
-		if (strncmp(p, value, len) == 0 && (p[len] == ',' || p[len] == '\0'))
+	json_array_foreach(list, i, it)
+		if (json_equal(it, value)) {
+			json_decref(value);
 			return;
-	}
-	snprintf(buf + used, size - used, "%s%s", used ? "," : "", value);
+		}
+	json_array_append_new(list, value);
 }
 
+/* The table's cells are the distinct firmware versions and MTUs (render_cell joins an array); the JSON keeps
+ * MTUs as integers and each device's own firmware in devices. */
 static json_t *node_json(const struct compare_node *n, const char *name)
 {
 	const struct host *h = n->host;
-	char fw[256] = "", mtu[128] = "";
+	json_t *fw = json_array(), *mtu = json_array(), *devices = json_array();
 
 	for (size_t d = 0; h && d < h->device_count; d++) {
 		const struct rdma_device *dev = &h->devices[d];
 
+		json_array_append_new(devices, json_pack("{s:s, s:o}", "device", dev->name, "fw_ver",
+							  json_str_or_null(dev->fw_ver)));
 		if (*dev->fw_ver)
-			add_distinct(fw, sizeof(fw), dev->fw_ver);
+			append_distinct(fw, json_string(dev->fw_ver));
 		for (size_t p = 0; p < dev->port_count; p++) {
 			const struct netdev *nd = *dev->ports[p].netdev ? host_find_netdev(h, dev->ports[p].netdev) : NULL;
-			char v[16];
 
-			if (nd && nd->mtu > 0) {
-				snprintf(v, sizeof(v), "%d", nd->mtu);
-				add_distinct(mtu, sizeof(mtu), v);
-			}
+			if (nd && nd->mtu > 0)
+				append_distinct(mtu, json_integer(nd->mtu));
 		}
 	}
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o}", "name", name, "hostname",
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o}", "name", name, "hostname",
 			 json_str_or_null(n->hostname), "file", json_str_or_null(n->file), "kernel",
 			 json_str_or_null(n->kernel), "rdma_core", json_str_or_null(n->rdma_core), "hcas",
-			 (json_int_t)(h ? h->device_count : 0), "firmware", json_str_or_null(fw), "mtu",
-			 json_str_or_null(mtu), "gid_index_pinned", json_str_or_null(n->gid_index_pinned));
+			 (json_int_t)(h ? h->device_count : 0), "firmware", fw, "mtu", mtu, "devices", devices,
+			 "gid_index_pinned", json_str_or_null(n->gid_index_pinned));
 }
 
 static const char *const table_members[] = { "kernel", "rdma_core", "hcas", "firmware", "mtu", "gid_index_pinned" };

@@ -5,6 +5,7 @@
 
 #include "cmd/commands.h"
 #include "output/render.h"
+#include "output/terminal.h"
 #include "util/gidaddr.h"
 
 struct devices_args {
@@ -72,6 +73,7 @@ static json_t *port_row(const struct host *host, const struct rdma_device *d, co
 {
 	const struct netdev *nd = p->netdev[0] ? host_find_netdev(host, p->netdev) : NULL;
 	json_t *row = json_object();
+	char rate[80];
 
 	json_object_set_new(row, "device", json_string(d->name));
 	json_object_set_new(row, "port", json_integer(p->num));
@@ -81,7 +83,8 @@ static json_t *port_row(const struct host *host, const struct rdma_device *d, co
 	json_object_set_new(row, "link_layer", json_string(link_layer_name(p->link_layer)));
 	json_object_set_new(row, "state", json_str_or_null(p->state_name));
 	json_object_set_new(row, "phys_state", json_str_or_null(p->phys_state_name));
-	json_object_set_new(row, "rate", json_str_or_null(p->rate));
+	port_rate_text(p, rate, sizeof(rate));
+	json_object_set_new(row, "rate", json_str_or_null(rate));
 	json_object_set_new(row, "rate_gbps", p->rate_gbps > 0 ? json_real(p->rate_gbps) : json_null());
 	json_object_set_new(row, "netdev_state", nd ? json_str_or_null(nd->operstate) : json_null());
 	json_object_set_new(row, "netdev_carrier", nd && nd->carrier >= 0 ? json_boolean(nd->carrier) : json_null());
@@ -100,11 +103,25 @@ static json_t *port_row(const struct host *host, const struct rdma_device *d, co
 
 static const struct column device_columns[] = {
 	{ "device", "DEVICE" },       { "port", "PORT" },         { "netdev", "NETDEV" },
-	{ "link_layer", "LINK" },     { "state", "STATE" },       { "phys_state", "PHYS" },
-	{ "rate", "RATE" },           { "ipv4_text", "IPV4" },    { "netdev_mtu", "MTU" },     { "active_mtu", "ACTIVE_MTU" },
+	{ "link_layer", "LINK_LAYER" }, { "state", "STATE" },     { "phys_state", "PHYS" },
+	{ "rate", "RATE" },           { "ipv4_text", "IPv4" },    { "netdev_mtu", "MTU" },     { "active_mtu", "ACTIVE_MTU" },
 	{ "max_mtu", "MAX_MTU" },     { "fw_ver", "FIRMWARE" },   { "node_guid", "NODE_GUID" },
 	{ "pci_address", "PCI" },     { "numa_node", "NUMA" },    { "driver", "DRIVER" },
 };
+/* On a narrow terminal the columns a bring-up looks at last go first (0: always shown): what names the port,
+ * its state, rate, addresses and MTUs stay. */
+static const unsigned device_columns_drop[] = {
+	0, 0, 0,
+	8, 0, 9,
+	0, 0, 0, 3,
+	10, 4, 12,
+	6, 5, 11,
+};
+_Static_assert(sizeof(device_columns_drop) / sizeof(device_columns_drop[0]) ==
+	       sizeof(device_columns) / sizeof(device_columns[0]), "one drop rank per devices column");
+
+/* app_emit()'s text callback takes no context: the terminal's width for this run, resolved in cmd_devices(). */
+static unsigned table_width;
 
 static void print_devices_table(FILE *out, const json_t *doc)
 {
@@ -134,7 +151,8 @@ static void print_devices_table(FILE *out, const json_t *doc)
 		json_object_set_new(row, "ipv4_text", json_string(len ? joined : "none"));
 		free(joined);
 	}
-	render_table(out, view, device_columns, sizeof(device_columns) / sizeof(device_columns[0]));
+	render_table_fit(out, view, device_columns, device_columns_drop, sizeof(device_columns) / sizeof(device_columns[0]),
+			 table_width);
 	json_decref(view);
 }
 
@@ -157,6 +175,7 @@ static void print_devices_brief(FILE *out, const json_t *doc)
 int cmd_devices(struct app *app, int argc, char **argv)
 {
 	struct devices_args args = { 0 };
+	struct text_style style;
 	struct host host;
 	json_t *doc, *rows;
 	int code;
@@ -185,6 +204,8 @@ int cmd_devices(struct app *app, int argc, char **argv)
 				json_array_append_new(rows, port_row(&host, dev, &dev->ports[p]));
 	}
 	json_object_set_new(doc, "ports", rows);
+	text_style_resolve(&style, COLOUR_AUTO, app_output_fd(app));
+	table_width = style.width;
 	code = app_emit(app, doc, &host.warnings, args.brief ? print_devices_brief : print_devices_table, EXIT_OK);
 	json_decref(doc);
 	host_free(&host);

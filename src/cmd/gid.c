@@ -94,7 +94,7 @@ static bool selected(const struct gid_args *a, const struct rdma_device *d, cons
 /* ---- the table ---- */
 
 static const struct column gid_columns[] = {
-	{ "device", "DEV" }, { "port", "PORT" }, { "index", "INDEX" }, { "gid", "GID" },
+	{ "device", "DEVICE" }, { "port", "PORT" }, { "index", "INDEX" }, { "gid", "GID" },
 	{ "ipv4", "IPv4" },  { "type", "VER" },  { "netdev", "NETDEV" },
 };
 

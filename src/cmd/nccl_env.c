@@ -260,14 +260,18 @@ int cmd_nccl_env(struct app *app, int argc, char **argv)
 	json_t *doc, *vars;
 	int code;
 
-	if (command_parse(&nccl_env_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY | COMMON_SECRET, argc, argv, &args,
-			  app) != 0)
+	if (command_parse(&nccl_env_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY | COMMON_SECRET | COMMON_PEER_TIMEOUT,
+			  argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
 	if (app_layout_needs_json(app, "nccl-env", app->json || args.format == FORMAT_JSON, true) != EXIT_OK)
 		return EXIT_USAGE;
 	if (app->secret_file && !args.peer) {
 		fprintf(stderr, "roce-doctor: nccl-env: --secret-file needs --peer ADDR (it is the secret shared with the "
 			"peer's serve)\n");
+		return EXIT_USAGE;
+	}
+	if (app->timeout_s && !args.peer) {
+		fprintf(stderr, "roce-doctor: nccl-env: --timeout needs --peer ADDR (nccl-env alone sends nothing)\n");
 		return EXIT_USAGE;
 	}
 	if (args.peer) {

@@ -329,7 +329,7 @@ static int prepare_target(const struct app *app, const struct perf_conn_args *a,
 	cfg->port = target->port;
 	cfg->gid_index = target->gid_index;
 	cfg->mtu_request = a->mtu ? perf_mtu_enum(a->mtu) : 0;
-	cfg->timeout_s = app->timeout_s ? app->timeout_s : 10;
+	cfg->timeout_s = app->timeout_s ? app->timeout_s : PERF_TIMEOUT_DEFAULT_S;
 	cfg->verify = !a->no_verify;
 	return EXIT_OK;
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/time_text.h"
+
 static const char *const format_names[] = { "text", "json", "junit", "prometheus" };
 
 int report_format_parse(const char *word, enum report_format *format)
@@ -49,14 +51,11 @@ void report_meta_fill(struct run_meta *meta, const struct app *app, const struct
 	static char timestamp[32], hostname[256];
 	struct timespec now;
 	time_t wall = time(NULL);
-	struct tm tm;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	meta->version = ROCE_DOCTOR_VERSION;
 	meta->duration_s = (double)(now.tv_sec - started->tv_sec) + (double)(now.tv_nsec - started->tv_nsec) / 1e9;
-	timestamp[0] = '\0';
-	if (gmtime_r(&wall, &tm))
-		strftime(timestamp, sizeof(timestamp), "%Y-%m-%dT%H:%M:%S", &tm);
+	time_text(wall, timestamp, sizeof(timestamp));
 	meta->timestamp = timestamp;
 	hostname[0] = '\0';
 	if (!app->root_dir && !app->from_file && gethostname(hostname, sizeof(hostname) - 1) < 0)

@@ -11,6 +11,7 @@
 #include "output/render.h"
 #include "proto/channel.h"
 #include "proto/server.h"
+#include "util/time_text.h"
 
 enum { OPT_BIND = 0x100, OPT_MAX_QPS, OPT_MAX_MEM, OPT_MAX_SECONDS, OPT_ALLOW };
 
@@ -103,9 +104,9 @@ static void log_event(void *arg, const char *client, const char *event, const ch
 {
 	const struct serve_state *st = arg;
 	time_t now = time(NULL);
-	char stamp[32];
+	char stamp[TIME_TEXT_SIZE];
 
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", localtime(&now));
+	time_text(now, stamp, sizeof(stamp));
 	if (st->app->json) {
 		json_t *line = json_pack("{s:s, s:s, s:o, s:s, s:o}", "schema", "roce-doctor/serve/v1", "time", stamp,
 					 "client", json_str_or_null(client), "event", event, "detail",

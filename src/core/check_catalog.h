@@ -25,7 +25,7 @@ int check_id_selected(const char *id, const char *prefix);
 /* How many catalog ids --only PREFIX keeps. */
 size_t check_catalog_prefix_matches(const char *prefix);
 
-/* Whether id is exactly a catalog id (what --skip takes). */
+/* Whether id is exactly a catalog id. */
 int check_catalog_has(const char *id);
 
 /* "rdma.devices, rdma.uverbs, ..." for a usage error naming the known ids. */

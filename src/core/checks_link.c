@@ -126,11 +126,12 @@ void check_rdma_devices(const struct check_input *in, struct findings *out)
 static void check_port_state(const struct rdma_device *d, const struct rdma_port *p, const struct netdev *nd,
 			     struct findings *out)
 {
-	char subject[96], fix[256];
+	char subject[96], fix[256], rate[80];
 
 	snprintf(subject, sizeof(subject), "%s/%u", d->name, p->num);
 	if (p->state == 4 && p->phys_state == 5) {
-		finding_add(out, "port.state", SEVERITY_OK, subject, NULL, "ACTIVE, LinkUp, %s", p->rate);
+		port_rate_text(p, rate, sizeof(rate));
+		finding_add(out, "port.state", SEVERITY_OK, subject, NULL, "ACTIVE, LinkUp, %s", rate);
 		return;
 	}
 	if (nd && strcmp(nd->operstate, "up") != 0)

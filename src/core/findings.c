@@ -20,7 +20,7 @@ int findings_wanted(const struct findings *f, const char *id)
 			return 0;
 	}
 	for (const char *const *s = f->skip; s && *s; s++)
-		if (strcmp(*s, id) == 0)
+		if (check_id_selected(id, *s))
 			return 0;
 	return 1;
 }

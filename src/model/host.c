@@ -2,6 +2,7 @@
 /* The host model's pure accessors: freeing, lookup by name, and the names of its enums. */
 #include "model/host.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,4 +59,18 @@ const char *link_layer_name(enum link_layer ll)
 	default:
 		return "unknown";
 	}
+}
+
+void port_rate_text(const struct rdma_port *p, char *buf, size_t size)
+{
+	const char *open = strchr(p->rate, '('), *close = open ? strchr(open, ')') : NULL;
+
+	if (p->rate_gbps <= 0) {
+		snprintf(buf, size, "%s", p->rate);
+		return;
+	}
+	if (open && close && close > open + 1)
+		snprintf(buf, size, "%g Gb/s %.*s", p->rate_gbps, (int)(close - open + 1), open);
+	else
+		snprintf(buf, size, "%g Gb/s", p->rate_gbps);
 }

@@ -104,4 +104,9 @@ const struct netdev *host_find_netdev(const struct host *host, const char *name)
 const char *gid_type_name(enum gid_type type, enum link_layer ll);   /* "v1", "v2", "IB" */
 const char *link_layer_name(enum link_layer ll);                     /* "Ethernet", "InfiniBand" */
 
+/* The port's rate as every output spells it: "100 Gb/s (4X EDR)", the number as Gb/s (ip, ethtool, our own
+ * findings) and the kernel's width and speed kept in parentheses; "100 Gb/s" when sysfs gave none, "" when
+ * the rate is unknown. The model keeps sysfs's own text ("100 Gb/sec (4X EDR)") as the snapshot records it. */
+void port_rate_text(const struct rdma_port *p, char *buf, size_t size);
+
 #endif

@@ -44,7 +44,7 @@ static void print_verdict(FILE *out, const json_t *doc, const struct text_style 
 
 /* The table's columns: heading and the member of a "ports" row (also the key of its "marked" object). */
 static const struct { const char *header, *member; } table_columns[] = {
-	{ "PORT", "port" }, { "NETDEV", "netdev" }, { "STATE", "state" }, { "SPEED", "rate_gbps" },
+	{ "PORT", "port" }, { "NETDEV", "netdev" }, { "STATE", "state" }, { "RATE", "rate_gbps" },
 	{ "MTU", "netdev_mtu" }, { "GID", "gid_index" }, { "NUMA", "numa_node" },
 };
 #define TABLE_COLUMNS (sizeof(table_columns) / sizeof(table_columns[0]))

@@ -8,8 +8,8 @@
 #include "output/render.h"
 
 static const struct column columns[] = {
-	{ "name", "NODE" }, { "kernel", "KERNEL" }, { "rdma_core", "RDMA-CORE" }, { "hcas", "HCAS" },
-	{ "firmware", "FIRMWARE" }, { "mtu", "MTU" }, { "gid_index_pinned", "GID-INDEX" },
+	{ "name", "NODE" }, { "kernel", "KERNEL" }, { "rdma_core", "RDMA_CORE" }, { "hcas", "HCAS" },
+	{ "firmware", "FIRMWARE" }, { "mtu", "MTU" }, { "gid_index_pinned", "GID_INDEX" },
 };
 #define COLUMNS (sizeof(columns) / sizeof(columns[0]))
 

@@ -8,7 +8,7 @@
 #include "output/render.h"
 
 static const struct column rail_columns[] = {
-	{ "rail", "RAIL" }, { "a", "A PORT" }, { "b", "B PORT" }, { "subnet", "SUBNET" }, { "mtu", "MTU A/B" },
+	{ "rail", "RAIL" }, { "a", "A_PORT" }, { "b", "B_PORT" }, { "subnet", "SUBNET" }, { "mtu", "MTU A/B" },
 	{ "gid", "GID A/B" }, { "rdma", "RDMA" }, { "bw", "BW Gb/s" }, { "link", "LINK %" },
 };
 

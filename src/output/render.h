@@ -20,7 +20,8 @@ json_t *doc_new(const char *name);
 /* A string member, or null when empty (unknown). */
 json_t *json_str_or_null(const char *s);
 
-/* "warnings": [...] */
+/* "warnings": [...], which every document has (README): warnings NULL keeps a list the document already has,
+ * else makes it empty. */
 void doc_add_warnings(json_t *doc, const struct notes *warnings);
 
 /* Exactly one JSON document and a newline, indented. 0 or -EIO. */
@@ -33,7 +34,12 @@ int render_json_as(FILE *out, const json_t *doc, bool pretty);
 /* An aligned table of the row objects in rows; null and missing members print as "-". */
 void render_table(FILE *out, const json_t *rows, const struct column *columns, size_t count);
 
-/* One cell's text, as the table prints it. */
+/* The same within width columns (0: any width): columns whose drop rank (drop[c], one per column) is not 0
+ * are left out, the highest rank first, until the table fits, and a last line names those left out. */
+void render_table_fit(FILE *out, const json_t *rows, const struct column *columns, const unsigned *drop,
+		      size_t count, unsigned width);
+
+/* One cell's text, as the table prints it: an array's items joined by ",", an empty one as "-". */
 void render_cell(const json_t *value, char *buf, size_t size);
 
 #endif

@@ -62,8 +62,8 @@ static void print_matrix(FILE *out, const json_t *gpus, const json_t *nics)
 		cols[c++] = (struct column){ keys[i], str(n, "device") };
 	}
 	cols[c++] = (struct column){ "numa_node", "NUMA" };
-	cols[c++] = (struct column){ "cpulist", "CPU AFFINITY" };
-	cols[c++] = (struct column){ "nearest_text", "NEAREST NIC" };
+	cols[c++] = (struct column){ "cpulist", "CPU_AFFINITY" };
+	cols[c++] = (struct column){ "nearest_text", "NEAREST_NIC" };
 	json_array_foreach(gpus, i, g) {
 		const json_t *rel = json_object_get(g, "relations");
 		json_t *row = json_object();

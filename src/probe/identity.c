@@ -15,6 +15,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "util/time_text.h"
+
 #define VERBS_LIB "libibverbs.so."
 
 static int copy_text(char *dst, size_t size, const char *src)
@@ -152,11 +154,8 @@ static void probe_tree(struct identity *id, const struct rootfs *root)
 int identity_probe(struct identity *id, const struct rootfs *root, const struct host *host, time_t now,
 		   struct notes *notes)
 {
-	struct tm tm;
-
 	memset(id, 0, sizeof(*id));
-	if (gmtime_r(&now, &tm))
-		strftime(id->time, sizeof(id->time), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	time_text(now, id->time, sizeof(id->time));
 	copy_text(id->version, sizeof(id->version), ROCE_DOCTOR_VERSION);
 	if (root->live)
 		probe_live(id, notes);

@@ -29,7 +29,7 @@ done
 run --root "$FIX/eight-hca" check
 [ "$rc" -eq 0 ] && head -1 "$out" | grep -q '^verdict: info (0 fail, 0 warn, 5 info, 62 ok)$'
 result "eight-hca: the verdict is the first line" $?
-sed -n 3p "$out" | grep -qE '^PORT +NETDEV +STATE +SPEED +MTU +GID +NUMA$' \
+sed -n 3p "$out" | grep -qE '^PORT +NETDEV +STATE +RATE +MTU +GID +NUMA$' \
 	&& [ "$(grep -cE '^mlx5_[0-9]/1 +eth[0-9] +ACTIVE +(100|200) Gb/s +9000 +3 +[01]$' "$out")" -eq 10 ] \
 	&& grep -qE '^mlx5_7/1 +eth7 +ACTIVE +200 Gb/s +9000 +3 +1$' "$out"
 result "eight-hca: a table with one row per rail: port, netdev, state, speed, MTU, GID index, NUMA node" $?

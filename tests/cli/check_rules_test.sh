@@ -32,9 +32,8 @@ result "check-fresh under --root: memlock.limit fails without naming the ibv_reg
 # ---- --only/--skip: a selection that matches nothing is a usage error naming the known ids ----
 bad "check --only nope: exit 64 naming the known ids" 64 "--only 'nope' matches no check id \(known ids: rdma.devices, .*nccl.ib_disable\)" \
 	-- --root "$FIX/cx6lx-2port" check --only nope
-bad "check --skip no.such.id: exit 64 naming the known ids" 64 "--skip 'no.such.id' is not a check id \(known ids: .*memlock.limit" \
+bad "check --skip no.such.id: exit 64 naming the known ids" 64 "--skip 'no.such.id' matches no check id \(known ids: .*memlock.limit" \
 	-- --root "$FIX/cx6lx-2port" check --skip no.such.id
-bad "check --skip takes exact ids, not prefixes" 64 "--skip 'memlock' is not a check id" -- --root "$FIX/cx6lx-2port" check --skip memlock
 bad "check --only with an empty item" 64 "empty id in --only" -- --root "$FIX/cx6lx-2port" check --only port,
 bad "check --only with one bad item of a list" 64 "--only 'nope' matches no check id" -- --root "$FIX/cx6lx-2port" check --only port,nope
 run --root "$FIX/cx6lx-2port" check -v --only port,netdev
@@ -52,7 +51,7 @@ result "check --skip takes a comma list" $?
 
 # ---- check --list ----
 run check --list
-[ "$rc" -eq 0 ] && head -1 "$out" | grep -qE '^ID +AREA +LOOKS AT$' && grep -qE '^port\.state +port +each selected port' "$out" \
+[ "$rc" -eq 0 ] && head -1 "$out" | grep -qE '^ID +AREA +LOOKS_AT$' && grep -qE '^port\.state +port +each selected port' "$out" \
 	&& [ "$(awk 'NR > 1' "$out" | wc -l)" -ge 20 ] && [ ! -s "$err" ]
 result "check --list: id, area, what it looks at, one line per id, no host needed" $?
 run --json check --list --only memlock

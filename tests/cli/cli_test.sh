@@ -37,7 +37,7 @@ expect "one device of them agrees with itself" 0 '^NCCL_IB_GID_INDEX=3$' -- --ro
 # ---- devices ----
 run --root "$FIX/cx6lx-2port" devices --brief
 printf 'mlx5_0 port 1 ==> ens19f0np0 (Up)\nmlx5_1 port 1 ==> ens19f1np1 (Up)\n' | cmp -s - "$out"; result "devices --brief is ibdev2netdev's format" $?
-expect "devices table" 0 '^mlx5_1 +1 +ens19f1np1 +Ethernet +ACTIVE +LinkUp +25 Gb/sec' -- --root "$FIX/cx6lx-2port" devices
+expect "devices table" 0 '^mlx5_1 +1 +ens19f1np1 +Ethernet +ACTIVE +LinkUp +25 Gb/s \(1X EDR\)' -- --root "$FIX/cx6lx-2port" devices
 expect "devices one port" 0 'mlx5_1' -- --root "$FIX/cx6lx-2port" devices mlx5_1:1
 ! grep -q 'mlx5_0' "$out"; result "devices DEV:PORT selects" $?
 expect "soft-roce devices" 0 '^rxe0 +1 +eth0 ' -- --root "$FIX/softroce" devices

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The escaping of the machine formats: what XML and the Prometheus text format cannot take verbatim. */
+/* The escaping of the machine formats: what XML and the Prometheus text format cannot take verbatim; the one
+ * timestamp format they and every other output write. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "output/check_machine.h"
 #include "output/machine_text.h"
+#include "util/time_text.h"
 #include "tap.h"
 
 /* What call wrote to out, into buf (to free). */
@@ -61,10 +63,26 @@ static void prometheus_lists_each_series_once_and_no_ok_findings(void)
 	json_decref(doc);
 }
 
+/* RFC 3339 in UTC with a Z whatever the local zone; a buffer too small is an empty string, never a cut one. */
+static void time_text_is_rfc3339_utc_with_z(void)
+{
+	char buf[TIME_TEXT_SIZE], small[TIME_TEXT_SIZE - 1];
+
+	setenv("TZ", "America/New_York", 1);
+	tzset();
+	time_text(0, buf, sizeof(buf));
+	CHECK_STR(buf, "1970-01-01T00:00:00Z");
+	time_text(1795836371, buf, sizeof(buf));
+	CHECK_STR(buf, "2026-11-28T03:26:11Z");
+	time_text(0, small, sizeof(small));
+	CHECK_STR(small, "");
+}
+
 int main(void)
 {
 	RUN(xml_escapes_markup_quotes_and_controls);
 	RUN(prometheus_label_escapes_backslash_quote_newline);
 	RUN(prometheus_lists_each_series_once_and_no_ok_findings);
+	RUN(time_text_is_rfc3339_utc_with_z);
 	TAP_DONE();
 }
