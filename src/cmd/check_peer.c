@@ -15,6 +15,7 @@
 #include "cmd/snapshot_take.h"
 #include "core/checks.h"
 #include "core/findings_locate.h"
+#include "core/pair_self.h"
 #include "core/system_input.h"
 #include "output/pair_text.h"
 #include "output/render.h"
@@ -67,7 +68,7 @@ static int open_source(const struct app *app, const char *peer, const char *fixt
 int peer_pair_open(const struct app *app, const char *peer, const char *fixture, struct peer_pair *p)
 {
 	int family = app->family ? app->family : AF_INET, code;
-	char why[1024];
+	char why[1024], netdev[IF_NAMESIZE];
 
 	memset(p, 0, sizeof(*p));
 	code = open_source(app, peer, fixture, app->timeout_s ? app->timeout_s : PEER_TIMEOUT_DEFAULT_S, &p->src);
@@ -88,6 +89,14 @@ int peer_pair_open(const struct app *app, const char *peer, const char *fixture,
 			goto fail;
 		}
 	} else if ((code = snapshot_take(app, p->snap[0])) != EXIT_OK) {
+		goto fail;
+	}
+	if (!app->from_file && !app->root_dir && p->src.address_known &&
+	    pair_peer_is_self(&p->snap[0]->host, &p->src.address, netdev, sizeof(netdev))) {
+		/* Both ends on one host: every rail, name and address would be compared with itself. */
+		fprintf(stderr, "roce-doctor: --peer %s is this host (an address of %s here): run `roce-doctor serve` on "
+			"the other node and give its address\n", peer, netdev);
+		code = EXIT_USAGE;
 		goto fail;
 	}
 	if (p->src.fetch_snapshot(p->src.ctx, p->snap[1], why, sizeof(why)) < 0) {

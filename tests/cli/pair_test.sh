@@ -136,20 +136,30 @@ bad "nccl-env --peer --format docker" 64 'sh or json' -- --from "$fx/clean/a.jso
 bad "nccl-env --peer --socket-if" 64 'cannot be used with --peer' -- --from "$fx/clean/a.json" nccl-env --peer x --socket-if eth0
 bad "nccl-env --peer-fixture without --peer" 64 'need --peer ADDR' -- --from "$fx/clean/a.json" nccl-env --peer-fixture "$fx/clean/peer"
 
-# The real serve client against a real serve on 127.0.0.1 (this host's own snapshot on both sides: no RDMA
-# device on a CI machine, so the rails are empty and the verdict is the nodes' own), then one that stops
-# answering (SIGSTOP): one line naming the peer, exit 3, within the --timeout per request.
+# The real serve client against a real serve on 127.0.0.1: this host itself is refused (exit 64, one line,
+# nothing asked of the serve); with node a from a fixture's snapshot, this host is a real peer b (no RDMA device
+# on a CI machine, so no rail is probed); then a serve that stops answering (SIGSTOP): one line naming the peer,
+# exit 3, within the --timeout per request.
 sport=$((30000 + ($$ * 11) % 20000))
 "$BIN" serve --bind 127.0.0.1 --port "$sport" >"$scratch/serve.log" 2>&1 &
 spid=$!
 for _ in $(seq 50); do grep -q listening "$scratch/serve.log" && break; sleep 0.1; done
-run check --peer "127.0.0.1:$sport" --json --no-bw
+for self in 127.0.0.1 localhost $(ip -o -4 addr show scope global 2>/dev/null | awk '{ sub("/.*", "", $4); print $4; exit }'); do
+	run check --peer "$self:$sport" --no-bw
+	[ "$rc" -eq 64 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q "^roce-doctor: --peer $self:$sport is this host (an address of [a-z0-9]* here)" "$err" &&
+		! grep -q "done: snapshot of" "$scratch/serve.log"
+	result "check --peer $self (this host, a serve listening): exit 64, one line, no snapshot asked" $?
+done
+run nccl-env --peer "127.0.0.1:$sport"
+[ "$rc" -eq 64 ] && [ ! -s "$out" ] && grep -q "is this host" "$err"
+result "nccl-env --peer 127.0.0.1: this host, exit 64" $?
+run --from "$fx/clean/a.json" check --peer "127.0.0.1:$sport" --json --no-bw
 json_ok roce-doctor/pair/v1 && [ "$rc" -le 2 ] && grep -q "done: snapshot of" "$scratch/serve.log" &&
 	"$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["nodes"][1]["node"]=="b" else 1)' "$out"
-result "check --peer against a real serve: pair/v1, B's snapshot asked over the wire" $?
+result "check --peer against a real serve, a from a snapshot: pair/v1, B's snapshot asked over the wire" $?
 kill -STOP "$spid"
 start=$(date +%s)
-run check --peer "127.0.0.1:$sport" --timeout 2
+run --from "$fx/clean/a.json" check --peer "127.0.0.1:$sport" --timeout 2
 took=$(($(date +%s) - start))
 [ "$rc" -eq 3 ] && [ ! -s "$out" ] && grep -q "the peer 127.0.0.1:$sport's snapshot" "$err" && [ "$took" -le 8 ]
 result "check --peer, serve stopped: exit 3 in ${took}s (--timeout 2), one line" $?
