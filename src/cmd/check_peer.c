@@ -266,12 +266,13 @@ int check_peer_run(const struct app *app, const struct check_peer_args *args)
 	struct pair_rails *rails = calloc(1, sizeof(*rails));
 	struct pair_probes *probes = calloc(1, sizeof(*probes));
 	struct peer_pair *p = calloc(1, sizeof(*p));
+	struct pair_causes *causes = malloc(sizeof(*causes));
 	struct findings own[2] = { { 0 }, { 0 } }, cmp = { 0 };
 	struct notes warnings = { 0 };
 	json_t *doc = NULL;
 	int code = EXIT_CANNOT_RUN;
 
-	if (!pf || !rails || !probes || !p) {
+	if (!pf || !rails || !probes || !p || !causes) {
 		fprintf(stderr, "roce-doctor: out of memory\n");
 		goto out;
 	}
@@ -290,9 +291,13 @@ int check_peer_run(const struct app *app, const struct check_peer_args *args)
 	if (run_probes(p, args, app->timeout_s ? app->timeout_s : PEER_TIMEOUT_DEFAULT_S, rails, probes) < 0)
 		goto out;
 	pair_classify(&p->side[0], &p->side[1], rails, probes, args->master_port, pf);
+	pair_causes_group(&(const struct pair_causes_input){ .list = { &own[0], &own[1], &cmp, &pf->list },
+							     .pair_node = pf->node,
+							     .hostname = { p->side[0].hostname, p->side[1].hostname } },
+			  causes);
 	doc = pair_report_doc(&(const struct pair_report){ .side = p->side, .own = own, .compare = &cmp, .pair = pf,
-							   .rails = rails, .probes = probes, .peer = args->peer,
-							   .master_port = args->master_port });
+							   .rails = rails, .probes = probes, .causes = causes,
+							   .peer = args->peer, .master_port = args->master_port });
 	if (!doc) {
 		fprintf(stderr, "roce-doctor: cannot build the report: %s\n", strerror(ENOMEM));
 		goto out;
@@ -320,5 +325,6 @@ out:
 	free(pf);
 	free(rails);
 	free(probes);
+	free(causes);
 	return code;
 }

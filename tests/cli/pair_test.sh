@@ -9,14 +9,23 @@ BIN=$1 FIXTURES=$2
 
 # python3 may be a slow shim (pyenv): ask it once for the interpreter itself
 py=$(python3 -c 'import sys; print(sys.executable)')
-# findings: the JSON report's findings, one "id|severity|node|fix" line each (fix lines joined by " / ")
+# findings: the JSON report's findings, shown and covered, one "id|severity|node|fix|by" line each (fix lines
+# joined by " / "; by: "ID/NODE" of the finding that covers it, empty when shown)
 findings() {
 	"$py" -c 'import json,sys
-for f in json.load(open(sys.argv[1]))["findings"]:
-    print("%s|%s|%s|%s" % (f["id"], f["severity"], f["node"] or "null", " / ".join(f["fix_lines"])))' "$out" > "$scratch/findings"
+d = json.load(open(sys.argv[1]))
+for f in d["findings"] + d["covered"]:
+    by = f.get("covered_by")
+    print("%s|%s|%s|%s|%s" % (f["id"], f["severity"], f["node"] or "null", " / ".join(f["fix_lines"]),
+                              "%s/%s" % (by["id"], by["node"] or "null") if by else ""))' "$out" > "$scratch/findings"
 }
-# has ID SEVERITY NODE [FIX-PATTERN]: a finding of the last findings (NODE a, b or null)
+# has ID SEVERITY NODE [FIX-PATTERN]: a finding of the last findings (NODE a, b or null), shown or covered
 has() { grep -qE -- "^$1\|$2\|$3\|.*${4:-}" "$scratch/findings"; }
+# shown ID SEVERITY NODE: a finding shown; covered ID NODE BY: one covered by BY ("pair.rdma/b")
+shown() { grep -qE -- "^$1\|$2\|$3\|.*\|$" "$scratch/findings"; }
+covered() { grep -qE -- "^$1\|[a-z]+\|$2\|.*\|$3$" "$scratch/findings"; }
+# worse_than_info: the shown findings worse than info, "id/node" sorted, one line
+worse_than_info() { awk -F'|' '$5 == "" && ($2 == "warn" || $2 == "fail") { print $1 "/" $3 }' "$scratch/findings" | sort | tr '\n' ' '; }
 fx=$scratch/pairs
 "$py" "$(dirname "$0")/pair_fixtures.py" "$BIN" "$FIXTURES" "$fx" || { echo "Bail out! pair fixtures"; exit 1; }
 worst_pair() { "$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); s=[f["severity"] for f in d["findings"] if f["origin"]=="pair"]; print(max(s, key=["ok","info","warn","fail"].index) if s else "none")' "$out"; }
@@ -41,6 +50,28 @@ peer b-mtu-1500 --json
 result "B's MTU 1500 on one rail: pair.mtu [b], the failed rail is the path MTU on b, b's own netdev.mtu, compare.mtu" $?
 "$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rails"]; sys.exit(0 if r[0]["rdma"]=="ok" and r[1]["rdma"]=="timeout" else 1)' "$out"
 result "B's MTU 1500: the other rail passes" $?
+# one cause, one finding: the failed rail on b, the seven others covered by it; the exit status its fail
+[ "$rc" -eq 2 ] && [ "$(worse_than_info)" = "pair.rdma/b " ] && shown pair.rdma fail b &&
+	covered port.active_mtu b pair.rdma/b && covered netdev.mtu b pair.rdma/b && covered pair.mtu b pair.rdma/b &&
+	covered compare.mtu null pair.rdma/b && covered compare.active_mtu null pair.rdma/b &&
+	[ "$(grep -c '^compare.check_summary|warn|null|.*|pair.rdma/b$' "$scratch/findings")" -eq 2 ] &&
+	"$py" -c 'import json,sys; d=json.load(open(sys.argv[1]))
+f = [f for f in d["findings"] if f["id"] == "pair.rdma" and f["node"] == "b"][0]
+c = sorted((x["id"], x["node"]) for x in f["covers"])
+sys.exit(0 if c == [("compare.active_mtu", None), ("compare.check_summary", None), ("compare.check_summary", None),
+                    ("compare.mtu", None), ("netdev.mtu", "b"), ("pair.mtu", "b"), ("port.active_mtu", "b")]
+         and d["counts"]["fail"] == 1 and d["counts"]["warn"] == 0 and d["verdict"] == "fail" else 1)' "$out"
+result "B's MTU 1500: one finding (pair.rdma [b], fail) covers the seven others, listed with their node" $?
+peer b-mtu-1500
+[ "$rc" -eq 2 ] && [ "$(grep -cE '^  (WARN|FAIL) ' "$out")" -eq 1 ] && grep -qE '^  FAIL  \[b\] pair.rdma ' "$out" &&
+	grep -qx '        covers: port.active_mtu \[b\], netdev.mtu \[b\], compare.mtu, compare.active_mtu, compare.check_summary (netdev.mtu), compare.check_summary (port.active_mtu), pair.mtu \[b\]' "$out" &&
+	grep -q 'a (node-a) has netdev MTU 9000 on ens19f1np1, b (node-b) has 1500 on ens19f1np1' "$out"
+result "B's MTU 1500, text: one FAIL line, its covers line, a has 9000 and b has 1500 said plainly" $?
+peer b-mtu-1500 -v
+grep -A3 -E '^  WARN  \[b\] netdev.mtu ' "$out" | grep -qx '        covered by: pair.rdma \[b\]' &&
+	grep -A2 -E '^  WARN  \[b\] netdev.mtu ' "$out" | grep -q 'nmcli connection modify ens19f1np1' &&
+	grep -qE '^  WARN  compare.mtu ' "$out" && grep -qE '^  WARN  \[b\] pair.mtu ' "$out"
+result "B's MTU 1500, -v: the covered findings in full, each with what covers it" $?
 
 peer b-gid-index-pinned --json
 [ "$rc" -eq 2 ] && has pair.gid_index fail b 'export NCCL_IB_GID_INDEX=7   # on b' && has pair.gid_index ok a && has pair.rdma fail b 'NCCL_IB_GID_INDEX=7' && ! has pair.gid_index fail a
