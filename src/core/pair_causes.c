@@ -11,7 +11,6 @@
 #include "core/findings_merge.h"
 
 #define COMMAND_MAX 256
-#define NODES_MAX (PAIR_LISTS * FINDINGS_MAX)
 
 /* The findings taking part: not ok, with where they are and the command their fix starts with. */
 struct member {
@@ -33,26 +32,19 @@ static void normalise(const char *text, char *out, size_t size)
 {
 	char copy[COMMAND_MAX], *save = NULL, *tok;
 	size_t len = 0, n = 0;
-	bool ip_link_set = false;
 
 	snprintf(copy, sizeof(copy), "%s", text);
 	out[0] = 0;
-	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), n++) {
-		if (n == 0 && strcmp(tok, "sudo") == 0) {
-			n--;
+	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if ((n == 0 && strcmp(tok, "sudo") == 0) || (n == 3 && strcmp(out, "ip link set") == 0 &&
+							       strcmp(tok, "dev") == 0))
 			continue;
-		}
-		if (n == 2 && strcmp(out, "ip link") == 0 && strcmp(tok, "set") == 0)
-			ip_link_set = true;
-		if (n == 3 && ip_link_set && strcmp(tok, "dev") == 0) {
-			n--;
-			continue;
-		}
-		len += (size_t)snprintf(out + len, len < size ? size - len : 0, "%s%s", len ? " " : "", tok);
+		len += (size_t)snprintf(out + len, size - len, "%s%s", len ? " " : "", tok);
 		if (len >= size) {
 			out[0] = 0;     /* cut short: no command to match on */
 			return;
 		}
+		n++;
 	}
 	if (out[0] == '#')
 		out[0] = 0;             /* a comment, not a command */
@@ -200,13 +192,15 @@ static void collect(struct grouping *g)
 void pair_causes_group(const struct pair_causes_input *in, struct pair_causes *out)
 {
 	struct grouping g = { .in = in };
-	size_t *lead;
+	size_t *lead, total = 0;
 
-	for (int l = 0; l < PAIR_LISTS; l++)
+	for (int l = 0; l < PAIR_LISTS; l++) {
 		for (size_t i = 0; i < FINDINGS_MAX; i++)
 			out->by[l][i] = (struct pair_finding_ref){ PAIR_LISTS, 0 };
-	g.m = calloc(NODES_MAX, sizeof(*g.m));
-	lead = calloc(NODES_MAX, sizeof(*lead));
+		total += in->list[l] ? in->list[l]->count : 0;
+	}
+	g.m = calloc(total + 1, sizeof(*g.m));
+	lead = calloc(total + 1, sizeof(*lead));
 	if (!g.m || !lead)
 		goto out;   /* nothing grouped: every finding shown, as before */
 	collect(&g);
