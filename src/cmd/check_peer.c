@@ -15,6 +15,7 @@
 #include "cmd/snapshot_take.h"
 #include "core/checks.h"
 #include "core/findings_locate.h"
+#include "core/pair_self.h"
 #include "core/system_input.h"
 #include "output/pair_text.h"
 #include "output/render.h"
@@ -63,7 +64,7 @@ static int open_source(const struct app *app, const char *peer, const char *fixt
 int peer_pair_open(const struct app *app, const char *peer, const char *fixture, struct peer_pair *p)
 {
 	int family = app->family ? app->family : AF_INET, code;
-	char why[1024];
+	char why[1024], netdev[IF_NAMESIZE];
 
 	memset(p, 0, sizeof(*p));
 	code = open_source(app, peer, fixture, app->timeout_s ? app->timeout_s : PEER_TIMEOUT_DEFAULT_S, &p->src);
@@ -84,6 +85,14 @@ int peer_pair_open(const struct app *app, const char *peer, const char *fixture,
 			goto fail;
 		}
 	} else if ((code = snapshot_take(app, p->snap[0])) != EXIT_OK) {
+		goto fail;
+	}
+	if (!app->from_file && !app->root_dir && p->src.address_known &&
+	    pair_peer_is_self(&p->snap[0]->host, &p->src.address, netdev, sizeof(netdev))) {
+		/* Both ends on one host: every rail, name and address would be compared with itself. */
+		fprintf(stderr, "roce-doctor: --peer %s is this host (an address of %s here): run `roce-doctor serve` on "
+			"the other node and give its address\n", peer, netdev);
+		code = EXIT_USAGE;
 		goto fail;
 	}
 	if (p->src.fetch_snapshot(p->src.ctx, p->snap[1], why, sizeof(why)) < 0) {
@@ -253,12 +262,13 @@ int check_peer_run(const struct app *app, const struct check_peer_args *args)
 	struct pair_rails *rails = calloc(1, sizeof(*rails));
 	struct pair_probes *probes = calloc(1, sizeof(*probes));
 	struct peer_pair *p = calloc(1, sizeof(*p));
+	struct pair_causes *causes = malloc(sizeof(*causes));
 	struct findings own[2] = { { 0 }, { 0 } }, cmp = { 0 };
 	struct notes warnings = { 0 };
 	json_t *doc = NULL;
 	int code = EXIT_CANNOT_RUN;
 
-	if (!pf || !rails || !probes || !p) {
+	if (!pf || !rails || !probes || !p || !causes) {
 		fprintf(stderr, "roce-doctor: out of memory\n");
 		goto out;
 	}
@@ -277,9 +287,13 @@ int check_peer_run(const struct app *app, const struct check_peer_args *args)
 	if (run_probes(p, args, app->timeout_s ? app->timeout_s : PEER_TIMEOUT_DEFAULT_S, rails, probes) < 0)
 		goto out;
 	pair_classify(&p->side[0], &p->side[1], rails, probes, args->master_port, pf);
+	pair_causes_group(&(const struct pair_causes_input){ .list = { &own[0], &own[1], &cmp, &pf->list },
+							     .pair_node = pf->node,
+							     .hostname = { p->side[0].hostname, p->side[1].hostname } },
+			  causes);
 	doc = pair_report_doc(&(const struct pair_report){ .side = p->side, .own = own, .compare = &cmp, .pair = pf,
-							   .rails = rails, .probes = probes, .peer = args->peer,
-							   .master_port = args->master_port });
+							   .rails = rails, .probes = probes, .causes = causes,
+							   .peer = args->peer, .master_port = args->master_port });
 	if (!doc) {
 		fprintf(stderr, "roce-doctor: cannot build the report: %s\n", strerror(ENOMEM));
 		goto out;
@@ -307,5 +321,6 @@ out:
 	free(pf);
 	free(rails);
 	free(probes);
+	free(causes);
 	return code;
 }

@@ -59,19 +59,96 @@ static json_t *reach_json(const struct tcp_reach_probe *t)
 			 "detail", json_str_or_null(t->detail));
 }
 
-/* A finding with where it comes from ("check", "compare", "pair") and whose node it is. */
-static int add_finding(json_t *list, const struct finding *f, const char *origin, const struct pair_side *node,
-		       size_t counts[4])
+/* Where each finding of the report comes from: its list, origin and node. */
+struct item {
+	const struct finding *f;
+	const char *origin;               /* "check", "compare", "pair" */
+	const struct pair_side *node;     /* NULL: compare's, or the pair's own */
+};
+
+static struct item item_of(const struct pair_report *r, enum pair_list l, size_t i)
 {
-	json_t *o = finding_json(f);
+	static const char *const origins[PAIR_LISTS] = { "check", "check", "compare", "pair" };
+	const struct findings *lists[PAIR_LISTS] = { &r->own[0], &r->own[1], r->compare, &r->pair->list };
+	struct item it = { &lists[l]->items[i], origins[l], NULL };
+
+	if (l == PAIR_LIST_A || l == PAIR_LIST_B)
+		it.node = &r->side[l == PAIR_LIST_B];
+	else if (l == PAIR_LIST_PAIR && r->pair->node[i])
+		it.node = &r->side[r->pair->node[i] == 'b'];
+	return it;
+}
+
+static size_t list_count(const struct pair_report *r, enum pair_list l)
+{
+	return l == PAIR_LIST_A ? r->own[0].count : l == PAIR_LIST_B ? r->own[1].count :
+	       l == PAIR_LIST_COMPARE ? r->compare->count : r->pair->list.count;
+}
+
+static struct pair_finding_ref covered_by(const struct pair_report *r, enum pair_list l, size_t i)
+{
+	return r->causes ? r->causes->by[l][i] : (struct pair_finding_ref){ PAIR_LISTS, 0 };
+}
+
+static json_t *ref_json(const struct item *it, bool subject)
+{
+	json_t *o = json_pack("{s:s, s:o}", "id", it->f->id, "node", it->node ? json_string(it->node->node) : json_null());
+
+	if (o && subject)
+		json_object_set_new(o, "subject", json_string(it->f->subject));
+	return o;
+}
+
+/* A finding with where it comes from ("check", "compare", "pair") and whose node it is. */
+static json_t *item_json(const struct item *it)
+{
+	json_t *o = finding_json(it->f);
 
 	if (!o)
-		return -1;
-	counts[f->severity]++;
-	json_object_set_new(o, "origin", json_string(origin));
-	json_object_set_new(o, "node", node ? json_string(node->node) : json_null());
-	json_object_set_new(o, "hostname", json_str_or_null(node ? node->hostname : NULL));
-	return json_array_append_new(list, o);
+		return NULL;
+	json_object_set_new(o, "origin", json_string(it->origin));
+	json_object_set_new(o, "node", it->node ? json_string(it->node->node) : json_null());
+	json_object_set_new(o, "hostname", json_str_or_null(it->node ? it->node->hostname : NULL));
+	return o;
+}
+
+/* The findings one cause each into list, each with what it covers; the covered ones into covered. */
+static int add_findings(const struct pair_report *r, json_t *list, json_t *covered, size_t counts[4])
+{
+	for (int l = 0; l < PAIR_LISTS; l++)
+		for (size_t i = 0; i < list_count(r, l); i++) {
+			struct pair_finding_ref by = covered_by(r, l, i);
+			struct item it = item_of(r, l, i);
+			json_t *o = item_json(&it), *covers = json_array();
+
+			if (!o || !covers || json_object_set_new(o, "covers", covers) < 0) {
+				json_decref(o);
+				return -1;
+			}
+			if (by.list != PAIR_LISTS) {
+				struct item lead = item_of(r, by.list, by.index);
+
+				json_object_set_new(o, "covered_by", ref_json(&lead, false));
+				if (json_array_append_new(covered, o) < 0)
+					return -1;
+				continue;
+			}
+			counts[it.f->severity]++;
+			for (int cl = 0; r->causes && cl < PAIR_LISTS; cl++)
+				for (size_t k = 0; k < list_count(r, cl); k++) {
+					struct pair_finding_ref c = covered_by(r, cl, k);
+					struct item sub = item_of(r, cl, k);
+
+					if (c.list == (enum pair_list)l && c.index == i &&
+					    json_array_append_new(covers, ref_json(&sub, true)) < 0) {
+						json_decref(o);
+						return -1;
+					}
+				}
+			if (json_array_append_new(list, o) < 0)
+				return -1;
+		}
+	return 0;
 }
 
 static json_t *node_json(const struct pair_side *s, const struct findings *own)
@@ -82,25 +159,13 @@ static json_t *node_json(const struct pair_side *s, const struct findings *own)
 
 json_t *pair_report_doc(const struct pair_report *r)
 {
-	json_t *doc = doc_new("pair"), *list = json_array(), *rails = json_array(), *boot = json_array();
+	json_t *doc = doc_new("pair"), *list = json_array(), *covered = json_array(), *rails = json_array();
+	json_t *boot = json_array();
 	size_t counts[4] = { 0 };
 	enum severity worst = SEVERITY_OK;
 
-	if (!doc || !list || !rails || !boot)
+	if (!doc || !list || !covered || !rails || !boot || add_findings(r, list, covered, counts) < 0)
 		goto fail;
-	for (int n = 0; n < 2; n++)
-		for (size_t i = 0; i < r->own[n].count; i++)
-			if (add_finding(list, &r->own[n].items[i], "check", &r->side[n], counts) < 0)
-				goto fail;
-	for (size_t i = 0; i < r->compare->count; i++)
-		if (add_finding(list, &r->compare->items[i], "compare", NULL, counts) < 0)
-			goto fail;
-	for (size_t i = 0; i < r->pair->list.count; i++) {
-		char node = r->pair->node[i];
-
-		if (add_finding(list, &r->pair->list.items[i], "pair", node ? &r->side[node == 'b'] : NULL, counts) < 0)
-			goto fail;
-	}
 	for (size_t i = 0; i < r->rails->count; i++)
 		if (json_array_append_new(rails, rail_json(r->rails, r->probes, i)) < 0)
 			goto fail;
@@ -121,10 +186,12 @@ json_t *pair_report_doc(const struct pair_report *r)
 	json_object_set_new(doc, "rails", rails);
 	json_object_set_new(doc, "bootstrap", boot);
 	json_object_set_new(doc, "findings", list);
+	json_object_set_new(doc, "covered", covered);
 	return doc;
 fail:
 	json_decref(doc);
 	json_decref(list);
+	json_decref(covered);
 	json_decref(rails);
 	json_decref(boot);
 	return NULL;

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "core/pair.h"
+#include "core/pair_causes.h"
 
 struct pair_report {
 	const struct pair_side *side;             /* [2]: a, b */
@@ -15,11 +16,13 @@ struct pair_report {
 	const struct pair_findings *pair;
 	const struct pair_rails *rails;
 	const struct pair_probes *probes;
+	const struct pair_causes *causes;         /* which finding stands for which; NULL: each its own */
 	const char *peer;
 	unsigned master_port;
 };
 
-/* NULL when out of memory. */
+/* "findings" holds one finding per cause, each with the ones it stands for in "covers" ([{id, node,
+ * subject}]); "covered" holds those in full, each with "covered_by" ({id, node}). NULL when out of memory. */
 json_t *pair_report_doc(const struct pair_report *r);
 
 /* As check: 0 when nothing is worse than info, 1 warn, 2 fail. */

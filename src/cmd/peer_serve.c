@@ -185,6 +185,7 @@ int peer_serve_open(const char *peer, unsigned timeout_s, struct secret *secret,
 	c->timeout_s = timeout_s;
 	c->src = src;
 	*src = (struct peer_source){ .ctx = c, .fetch_snapshot = fetch_snapshot, .probe_rail = probe_rail,
-				     .probe_bw = probe_bw, .probe_tcp = probe_tcp, .close = close_source };
+				     .probe_bw = probe_bw, .probe_tcp = probe_tcp, .close = close_source,
+				     .address_known = true, .address = c->serve };
 	return 0;
 }

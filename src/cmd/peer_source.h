@@ -7,8 +7,10 @@
 #ifndef ROCE_DOCTOR_CMD_PEER_SOURCE_H
 #define ROCE_DOCTOR_CMD_PEER_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "model/host.h"
 #include "model/pair.h"
@@ -34,6 +36,9 @@ struct peer_source {
 	/* This node's host model, set by check --peer once it is known (before any probe): the serve source
 	 * waits for completions on a software device as bw does. */
 	const struct host *local_host;
+	/* The peer's resolved address (the serve's): check --peer refuses one of this host's own. */
+	bool address_known;
+	struct sockaddr_storage address;
 };
 
 /* DIR/snapshot.json (the peer's snapshot) and DIR/probes.json (the probe results; README "check --peer" has its

@@ -163,7 +163,7 @@ static bool cause_mtu(const struct pair_side *a, const struct pair_side *b, cons
 {
 	bool a_low = r->a.netdev_mtu < r->b.netdev_mtu;
 	const struct pair_port *lo = a_low ? &r->a : &r->b, *hi = a_low ? &r->b : &r->a;
-	char name[96];
+	char name[96], na[96], nb[96];
 
 	if (lo->netdev_mtu <= 0 || hi->netdev_mtu <= 0)
 		return false;
@@ -172,11 +172,14 @@ static bool cause_mtu(const struct pair_side *a, const struct pair_side *b, cons
 		return false;
 	pair_node_name(a_low ? a : b, name, sizeof(name));
 	c->node = a_low ? 'a' : 'b';
-	snprintf(c->text, sizeof(c->text), "path MTU: %s's %s has MTU %d, the other end %d%s%s", name, lo->netdev,
-		 lo->netdev_mtu, hi->netdev_mtu, probe->path_mtu_bytes ? "; the QPs ran with " : "",
-		 probe->path_mtu_bytes ? "a larger RoCE MTU than it carries" : "");
-	snprintf(c->fix, sizeof(c->fix), "ip link set dev %s mtu %d   # on %s", lo->netdev,
-		 hi->netdev_mtu > lo->netdev_mtu ? hi->netdev_mtu : 9000, name);
+	pair_node_name(a, na, sizeof(na));
+	pair_node_name(b, nb, sizeof(nb));
+	snprintf(c->text, sizeof(c->text), "path MTU: %s has netdev MTU %d on %s, %s has %d on %s%s", na,
+		 r->a.netdev_mtu, r->a.netdev, nb, r->b.netdev_mtu, r->b.netdev,
+		 probe->path_mtu_bytes ? "; the QPs ran with a larger RoCE MTU than the smaller carries" : "");
+	snprintf(c->fix, sizeof(c->fix), "ip link set dev %s mtu %d   # on %s; to keep it: nmcli connection modify %s "
+		 "802-3-ethernet.mtu %d", lo->netdev, hi->netdev_mtu > lo->netdev_mtu ? hi->netdev_mtu : 9000, name,
+		 lo->netdev, hi->netdev_mtu > lo->netdev_mtu ? hi->netdev_mtu : 9000);
 	return true;
 }
 

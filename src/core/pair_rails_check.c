@@ -107,9 +107,11 @@ static void check_mtu(const struct pair_side *a, const struct pair_side *b, cons
 		      struct pair_findings *out)
 {
 	const struct pair_port *lo, *hi;
-	char subject[160], fix[512], name[96];
+	char subject[160], fix[512], name[96], na[96], nb[96];
 
 	rail_subject(r, subject, sizeof(subject));
+	pair_node_name(a, na, sizeof(na));
+	pair_node_name(b, nb, sizeof(nb));
 	if (r->a.netdev_mtu > 0 && r->b.netdev_mtu > 0 && r->a.netdev_mtu != r->b.netdev_mtu) {
 		bool a_low = r->a.netdev_mtu < r->b.netdev_mtu;
 
@@ -118,9 +120,9 @@ static void check_mtu(const struct pair_side *a, const struct pair_side *b, cons
 		pair_node_name(a_low ? a : b, name, sizeof(name));
 		snprintf(fix, sizeof(fix), "ip link set dev %s mtu %d   # on %s; to keep it: nmcli connection modify %s "
 			 "802-3-ethernet.mtu %d", lo->netdev, hi->netdev_mtu, name, lo->netdev, hi->netdev_mtu);
-		pair_add(out, a_low ? 'a' : 'b', "pair.mtu", SEVERITY_WARN, subject, fix, "netdev MTU %d on %s's %s, "
-			 "%d on the other end: the path MTU is the smaller one's", lo->netdev_mtu, name, lo->netdev,
-			 hi->netdev_mtu);
+		pair_add(out, a_low ? 'a' : 'b', "pair.mtu", SEVERITY_WARN, subject, fix, "%s has netdev MTU %d on %s, "
+			 "%s has %d on %s: the rail carries only %d-byte packets", na, r->a.netdev_mtu, r->a.netdev, nb,
+			 r->b.netdev_mtu, r->b.netdev, lo->netdev_mtu);
 		return;
 	}
 	if (r->a.active_mtu > 0 && r->b.active_mtu > 0 && r->a.active_mtu != r->b.active_mtu) {
@@ -130,9 +132,9 @@ static void check_mtu(const struct pair_side *a, const struct pair_side *b, cons
 		pair_node_name(a_low ? a : b, name, sizeof(name));
 		snprintf(fix, sizeof(fix), "ip link set dev %s mtu 9000   # on %s: a 4096-byte RoCE MTU needs a netdev "
 			 "MTU of at least 4200", lo->netdev, name);
-		pair_add(out, a_low ? 'a' : 'b', "pair.mtu", SEVERITY_WARN, subject, fix, "active RoCE MTU %d on %s's "
-			 "%s/%u, %d on the other end", lo->active_mtu, name, lo->end.device, lo->end.port,
-			 (a_low ? &r->b : &r->a)->active_mtu);
+		pair_add(out, a_low ? 'a' : 'b', "pair.mtu", SEVERITY_WARN, subject, fix, "%s has active RoCE MTU %d on "
+			 "%s/%u, %s has %d on %s/%u", na, r->a.active_mtu, r->a.end.device, r->a.end.port, nb,
+			 r->b.active_mtu, r->b.end.device, r->b.end.port);
 		return;
 	}
 	if (r->a.netdev_mtu > 0 && r->b.netdev_mtu > 0)
@@ -142,7 +144,7 @@ static void check_mtu(const struct pair_side *a, const struct pair_side *b, cons
 static void check_speed(const struct pair_side *a, const struct pair_side *b, const struct pair_rail *r,
 			struct pair_findings *out)
 {
-	char subject[160], fix[512], name[96];
+	char subject[160], fix[512], name[96], na[96], nb[96];
 	bool a_low = r->a.rate_gbps < r->b.rate_gbps;
 	const struct pair_port *lo = a_low ? &r->a : &r->b;
 
@@ -156,9 +158,11 @@ static void check_speed(const struct pair_side *a, const struct pair_side *b, co
 	pair_node_name(a_low ? a : b, name, sizeof(name));
 	snprintf(fix, sizeof(fix), "ethtool %s   # on %s: the supported and advertised modes; then ethtool -s %s "
 		 "autoneg on, or the cable, transceiver or switch port", lo->netdev, name, lo->netdev);
+	pair_node_name(a, na, sizeof(na));
+	pair_node_name(b, nb, sizeof(nb));
 	pair_add(out, a_low ? 'a' : 'b', "pair.speed", SEVERITY_WARN, subject, fix, "%s's %s/%u runs at %g Gb/s, "
-		 "the other end at %g Gb/s: the rail runs at the slower", name, lo->end.device, lo->end.port,
-		 lo->rate_gbps, (a_low ? &r->b : &r->a)->rate_gbps);
+		 "%s's %s/%u at %g Gb/s: the rail runs at %g Gb/s", na, r->a.end.device, r->a.end.port, r->a.rate_gbps,
+		 nb, r->b.end.device, r->b.end.port, r->b.rate_gbps, lo->rate_gbps);
 }
 
 static void check_gid(const struct pair_side *a, const struct pair_side *b, const struct pair_rail *r,
@@ -251,12 +255,14 @@ static void check_indexes(const struct pair_side *a, const struct pair_side *b, 
 			  struct pair_findings *out)
 {
 	int ia = side_index(rails, false), ib = side_index(rails, true);
-	char la[512], lb[512];
+	char la[512], lb[512], na[96], nb[96];
 
 	index_list(rails, false, la, sizeof(la));
 	index_list(rails, true, lb, sizeof(lb));
 	if (!la[0] && !lb[0])
 		return;
+	pair_node_name(a, na, sizeof(na));
+	pair_node_name(b, nb, sizeof(nb));
 	check_pinned(a, 'a', ia, la, out);
 	check_pinned(b, 'b', ib, lb, out);
 	if (ia >= 0 && ia == ib)
@@ -265,8 +271,8 @@ static void check_indexes(const struct pair_side *a, const struct pair_side *b, 
 	else if (!a->in->gid_index_value && !b->in->gid_index_value)
 		pair_add(out, 0, "pair.gid_index", SEVERITY_INFO, "gid index", "unset NCCL_IB_GID_INDEX   # on both "
 			 "nodes: NCCL >= 2.21 picks a RoCE v2 GID per HCA (older NCCL: each node its own value, "
-			 "roce-doctor nccl-env --peer)", "the nodes use different GID indexes (a: %s; b: %s): one "
-			 "NCCL_IB_GID_INDEX for both (mpirun -x) would break one", la, lb);
+			 "roce-doctor nccl-env --peer)", "%s uses GID index %s; %s uses %s: one NCCL_IB_GID_INDEX for "
+			 "both (mpirun -x) would break one", na, la, nb, lb);
 }
 
 static bool arp_ok(const struct check_input *in, const char *netdev, bool *known)

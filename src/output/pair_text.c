@@ -79,35 +79,77 @@ static void print_bootstrap(FILE *out, const json_t *boot)
 			str(t, "outcome"));
 }
 
-/* The findings of one origin (and node, for check's), not ok ones unless verbose. Returns how many were folded. */
-static size_t print_group(FILE *out, const json_t *findings, const char *origin, const char *node, bool verbose,
+/* "pair.mtu [b]": a finding as covers and covered_by name it; with its subject when another of the list has
+ * the same id and node (two compare.check_summary). */
+static void ref_text(const json_t *list, const json_t *ref, char *buf, size_t size)
+{
+	const json_t *other;
+	bool twin = false;
+	size_t i;
+	int len;
+
+	json_array_foreach(list, i, other)
+		twin = twin || (other != ref && strcmp(str(other, "id"), str(ref, "id")) == 0 &&
+				strcmp(str(other, "node"), str(ref, "node")) == 0);
+	len = snprintf(buf, size, "%s", str(ref, "id"));
+	if (json_is_string(json_object_get(ref, "node")) && len >= 0 && (size_t)len < size)
+		len += snprintf(buf + len, size - (size_t)len, " [%s]", str(ref, "node"));
+	if (twin && len >= 0 && (size_t)len < size)
+		snprintf(buf + len, size - (size_t)len, " (%s)", str(ref, "subject"));
+}
+
+static void print_finding(FILE *out, const json_t *it)
+{
+	const json_t *covers = json_object_get(it, "covers"), *by = json_object_get(it, "covered_by"), *line;
+	char tag[8], mark[8] = "", ref[256];
+	size_t k;
+
+	snprintf(tag, sizeof(tag), "%s", str(it, "severity"));
+	for (char *c = tag; *c; c++)
+		*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
+	if (json_is_string(json_object_get(it, "node")))
+		snprintf(mark, sizeof(mark), "[%s] ", str(it, "node"));
+	fprintf(out, "  %-4s  %s%-22s %s: %s\n", tag, mark, str(it, "id"), str(it, "subject"), str(it, "message"));
+	json_array_foreach(json_object_get(it, "fix_lines"), k, line)   /* never wrapped: pasted as printed */
+		fprintf(out, "        %s %s\n", k == 0 ? "fix:" : "    ", json_string_value(line));
+	json_array_foreach(covers, k, line) {
+		ref_text(covers, line, ref, sizeof(ref));
+		fprintf(out, "%s%s", k == 0 ? "        covers: " : ", ", ref);
+	}
+	if (json_array_size(covers))
+		fprintf(out, "\n");
+	if (json_is_object(by)) {
+		ref_text(NULL, by, ref, sizeof(ref));
+		fprintf(out, "        covered by: %s\n", ref);
+	}
+}
+
+/* The findings of one origin (and node, for check's), not ok ones unless verbose; the covered ones only when
+ * verbose. Returns how many were left out. */
+static size_t print_group(FILE *out, const json_t *doc, const char *origin, const char *node, bool verbose,
 			  const char *title)
 {
-	const json_t *it, *line;
-	size_t i, k, folded = 0;
+	const char *const lists[2] = { "findings", "covered" };
+	size_t folded = 0;
 	bool titled = false;
 
-	json_array_foreach(findings, i, it) {
-		char tag[8], mark[8] = "";
+	for (int l = 0; l < 2; l++) {
+		const json_t *it;
+		size_t i;
 
-		if (strcmp(str(it, "origin"), origin) != 0 || (node && strcmp(str(it, "node"), node) != 0))
-			continue;
-		if (!verbose && strcmp(str(it, "severity"), "ok") == 0) {
-			folded++;
-			continue;
+		json_array_foreach(json_object_get(doc, lists[l]), i, it) {
+			if (strcmp(str(it, "origin"), origin) != 0 || (node && strcmp(str(it, "node"), node) != 0))
+				continue;
+			if (!verbose && (l == 1 || strcmp(str(it, "severity"), "ok") == 0)) {
+				folded++;
+				continue;
+			}
+			if (!titled) {
+				fprintf(out, "\n%s\n", title);
+				titled = true;
+			}
+			print_finding(out, it);
 		}
-		if (!titled) {
-			fprintf(out, "\n%s\n", title);
-			titled = true;
-		}
-		snprintf(tag, sizeof(tag), "%s", str(it, "severity"));
-		for (char *c = tag; *c; c++)
-			*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
-		if (json_is_string(json_object_get(it, "node")))
-			snprintf(mark, sizeof(mark), "[%s] ", str(it, "node"));
-		fprintf(out, "  %-4s  %s%-22s %s: %s\n", tag, mark, str(it, "id"), str(it, "subject"), str(it, "message"));
-		json_array_foreach(json_object_get(it, "fix_lines"), k, line)   /* never wrapped: pasted as printed */
-			fprintf(out, "        %s %s\n", k == 0 ? "fix:" : "    ", json_string_value(line));
 	}
 	return folded;
 }
@@ -115,7 +157,6 @@ static size_t print_group(FILE *out, const json_t *findings, const char *origin,
 void pair_text_print(FILE *out, const json_t *doc, bool verbose)
 {
 	const json_t *counts = json_object_get(doc, "counts"), *nodes = json_object_get(doc, "nodes");
-	const json_t *f = json_object_get(doc, "findings");
 	char title[256];
 	size_t folded = 0;
 
@@ -133,10 +174,10 @@ void pair_text_print(FILE *out, const json_t *doc, bool verbose)
 
 		snprintf(title, sizeof(title), "[%s] %s: its own check (verdict %s)", str(node, "node"),
 			 json_is_string(json_object_get(node, "hostname")) ? str(node, "hostname") : "-", str(node, "verdict"));
-		folded += print_group(out, f, "check", str(node, "node"), verbose, title);
+		folded += print_group(out, doc, "check", str(node, "node"), verbose, title);
 	}
-	folded += print_group(out, f, "compare", NULL, verbose, "compare (the two snapshots):");
-	folded += print_group(out, f, "pair", NULL, verbose, "pair (between the two nodes):");
+	folded += print_group(out, doc, "compare", NULL, verbose, "compare (the two snapshots):");
+	folded += print_group(out, doc, "pair", NULL, verbose, "pair (between the two nodes):");
 	if (folded)
-		fprintf(out, "\n  %zu ok finding(s) not shown: -v shows them\n", folded);
+		fprintf(out, "\n  %zu ok or covered finding(s) not shown: -v shows them\n", folded);
 }

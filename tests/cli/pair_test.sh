@@ -9,14 +9,23 @@ BIN=$1 FIXTURES=$2
 
 # python3 may be a slow shim (pyenv): ask it once for the interpreter itself
 py=$(python3 -c 'import sys; print(sys.executable)')
-# findings: the JSON report's findings, one "id|severity|node|fix" line each (fix lines joined by " / ")
+# findings: the JSON report's findings, shown and covered, one "id|severity|node|fix|by" line each (fix lines
+# joined by " / "; by: "ID/NODE" of the finding that covers it, empty when shown)
 findings() {
 	"$py" -c 'import json,sys
-for f in json.load(open(sys.argv[1]))["findings"]:
-    print("%s|%s|%s|%s" % (f["id"], f["severity"], f["node"] or "null", " / ".join(f["fix_lines"])))' "$out" > "$scratch/findings"
+d = json.load(open(sys.argv[1]))
+for f in d["findings"] + d["covered"]:
+    by = f.get("covered_by")
+    print("%s|%s|%s|%s|%s" % (f["id"], f["severity"], f["node"] or "null", " / ".join(f["fix_lines"]),
+                              "%s/%s" % (by["id"], by["node"] or "null") if by else ""))' "$out" > "$scratch/findings"
 }
-# has ID SEVERITY NODE [FIX-PATTERN]: a finding of the last findings (NODE a, b or null)
+# has ID SEVERITY NODE [FIX-PATTERN]: a finding of the last findings (NODE a, b or null), shown or covered
 has() { grep -qE -- "^$1\|$2\|$3\|.*${4:-}" "$scratch/findings"; }
+# shown ID SEVERITY NODE: a finding shown; covered ID NODE BY: one covered by BY ("pair.rdma/b")
+shown() { grep -qE -- "^$1\|$2\|$3\|.*\|$" "$scratch/findings"; }
+covered() { grep -qE -- "^$1\|[a-z]+\|$2\|.*\|$3$" "$scratch/findings"; }
+# worse_than_info: the shown findings worse than info, "id/node" sorted, one line
+worse_than_info() { awk -F'|' '$5 == "" && ($2 == "warn" || $2 == "fail") { print $1 "/" $3 }' "$scratch/findings" | sort | tr '\n' ' '; }
 fx=$scratch/pairs
 "$py" "$(dirname "$0")/pair_fixtures.py" "$BIN" "$FIXTURES" "$fx" || { echo "Bail out! pair fixtures"; exit 1; }
 worst_pair() { "$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); s=[f["severity"] for f in d["findings"] if f["origin"]=="pair"]; print(max(s, key=["ok","info","warn","fail"].index) if s else "none")' "$out"; }
@@ -41,6 +50,28 @@ peer b-mtu-1500 --json
 result "B's MTU 1500 on one rail: pair.mtu [b], the failed rail is the path MTU on b, b's own netdev.mtu, compare.mtu" $?
 "$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rails"]; sys.exit(0 if r[0]["rdma"]=="ok" and r[1]["rdma"]=="timeout" else 1)' "$out"
 result "B's MTU 1500: the other rail passes" $?
+# one cause, one finding: the failed rail on b, the seven others covered by it; the exit status its fail
+[ "$rc" -eq 2 ] && [ "$(worse_than_info)" = "pair.rdma/b " ] && shown pair.rdma fail b &&
+	covered port.active_mtu b pair.rdma/b && covered netdev.mtu b pair.rdma/b && covered pair.mtu b pair.rdma/b &&
+	covered compare.mtu null pair.rdma/b && covered compare.active_mtu null pair.rdma/b &&
+	[ "$(grep -c '^compare.check_summary|warn|null|.*|pair.rdma/b$' "$scratch/findings")" -eq 2 ] &&
+	"$py" -c 'import json,sys; d=json.load(open(sys.argv[1]))
+f = [f for f in d["findings"] if f["id"] == "pair.rdma" and f["node"] == "b"][0]
+c = sorted((x["id"], x["node"]) for x in f["covers"])
+sys.exit(0 if c == [("compare.active_mtu", None), ("compare.check_summary", None), ("compare.check_summary", None),
+                    ("compare.mtu", None), ("netdev.mtu", "b"), ("pair.mtu", "b"), ("port.active_mtu", "b")]
+         and d["counts"]["fail"] == 1 and d["counts"]["warn"] == 0 and d["verdict"] == "fail" else 1)' "$out"
+result "B's MTU 1500: one finding (pair.rdma [b], fail) covers the seven others, listed with their node" $?
+peer b-mtu-1500
+[ "$rc" -eq 2 ] && [ "$(grep -cE '^  (WARN|FAIL) ' "$out")" -eq 1 ] && grep -qE '^  FAIL  \[b\] pair.rdma ' "$out" &&
+	grep -qx '        covers: port.active_mtu \[b\], netdev.mtu \[b\], compare.mtu, compare.active_mtu, compare.check_summary (netdev.mtu), compare.check_summary (port.active_mtu), pair.mtu \[b\]' "$out" &&
+	grep -q 'a (node-a) has netdev MTU 9000 on ens19f1np1, b (node-b) has 1500 on ens19f1np1' "$out"
+result "B's MTU 1500, text: one FAIL line, its covers line, a has 9000 and b has 1500 said plainly" $?
+peer b-mtu-1500 -v
+grep -A3 -E '^  WARN  \[b\] netdev.mtu ' "$out" | grep -qx '        covered by: pair.rdma \[b\]' &&
+	grep -A2 -E '^  WARN  \[b\] netdev.mtu ' "$out" | grep -q 'nmcli connection modify ens19f1np1' &&
+	grep -qE '^  WARN  compare.mtu ' "$out" && grep -qE '^  WARN  \[b\] pair.mtu ' "$out"
+result "B's MTU 1500, -v: the covered findings in full, each with what covers it" $?
 
 peer b-gid-index-pinned --json
 [ "$rc" -eq 2 ] && has pair.gid_index fail b 'export NCCL_IB_GID_INDEX=7   # on b' && has pair.gid_index ok a && has pair.rdma fail b 'NCCL_IB_GID_INDEX=7' && ! has pair.gid_index fail a
@@ -136,20 +167,30 @@ bad "nccl-env --peer --format docker" 64 'sh or json' -- --from "$fx/clean/a.jso
 bad "nccl-env --peer --socket-if" 64 'cannot be used with --peer' -- --from "$fx/clean/a.json" nccl-env --peer x --socket-if eth0
 bad "nccl-env --peer-fixture without --peer" 64 'need --peer ADDR' -- --from "$fx/clean/a.json" nccl-env --peer-fixture "$fx/clean/peer"
 
-# The real serve client against a real serve on 127.0.0.1 (this host's own snapshot on both sides: no RDMA
-# device on a CI machine, so the rails are empty and the verdict is the nodes' own), then one that stops
-# answering (SIGSTOP): one line naming the peer, exit 3, within the --timeout per request.
+# The real serve client against a real serve on 127.0.0.1: this host itself is refused (exit 64, one line,
+# nothing asked of the serve); with node a from a fixture's snapshot, this host is a real peer b (no RDMA device
+# on a CI machine, so no rail is probed); then a serve that stops answering (SIGSTOP): one line naming the peer,
+# exit 3, within the --timeout per request.
 sport=$((30000 + ($$ * 11) % 20000))
 "$BIN" serve --bind 127.0.0.1 --port "$sport" >"$scratch/serve.log" 2>&1 &
 spid=$!
 for _ in $(seq 50); do grep -q listening "$scratch/serve.log" && break; sleep 0.1; done
-run check --peer "127.0.0.1:$sport" --json --no-bw
+for self in 127.0.0.1 localhost $(ip -o -4 addr show scope global 2>/dev/null | awk '{ sub("/.*", "", $4); print $4; exit }'); do
+	run check --peer "$self:$sport" --no-bw
+	[ "$rc" -eq 64 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q "^roce-doctor: --peer $self:$sport is this host (an address of [a-z0-9]* here)" "$err" &&
+		! grep -q "done: snapshot of" "$scratch/serve.log"
+	result "check --peer $self (this host, a serve listening): exit 64, one line, no snapshot asked" $?
+done
+run nccl-env --peer "127.0.0.1:$sport"
+[ "$rc" -eq 64 ] && [ ! -s "$out" ] && grep -q "is this host" "$err"
+result "nccl-env --peer 127.0.0.1: this host, exit 64" $?
+run --from "$fx/clean/a.json" check --peer "127.0.0.1:$sport" --json --no-bw
 json_ok roce-doctor/pair/v1 && [ "$rc" -le 2 ] && grep -q "done: snapshot of" "$scratch/serve.log" &&
 	"$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["nodes"][1]["node"]=="b" else 1)' "$out"
-result "check --peer against a real serve: pair/v1, B's snapshot asked over the wire" $?
+result "check --peer against a real serve, a from a snapshot: pair/v1, B's snapshot asked over the wire" $?
 kill -STOP "$spid"
 start=$(date +%s)
-run check --peer "127.0.0.1:$sport" --timeout 2
+run --from "$fx/clean/a.json" check --peer "127.0.0.1:$sport" --timeout 2
 took=$(($(date +%s) - start))
 [ "$rc" -eq 3 ] && [ ! -s "$out" ] && grep -q "the peer 127.0.0.1:$sport's snapshot" "$err" && [ "$took" -le 8 ]
 result "check --peer, serve stopped: exit 3 in ${took}s (--timeout 2), one line" $?

@@ -140,14 +140,16 @@ sleep 0.2
 	[ "$(grep -c 'snapshot of' "$scratch/secret.log")" -eq 1 ]
 result "serve logs each refusal once; only the right secret got a snapshot" $?
 
-# check --peer (this host's snapshot as node a, the serve's over the wire as b)
-run check --peer "127.0.0.1:$sport" --no-bw --json --secret-file "$scratch/secret"
+# check --peer (node a from a fixture's snapshot: this host itself is refused as a peer; the serve's over the
+# wire as b)
+"$BIN" --root "$2/cx6lx-2port" snapshot >"$scratch/a.json" 2>/dev/null
+run --from "$scratch/a.json" check --peer "127.0.0.1:$sport" --no-bw --json --secret-file "$scratch/secret"
 [ "$rc" -le 2 ] && json_ok roce-doctor/pair/v1; result "check --peer --secret-file, the right secret: pair/v1" $?
-bad "check --peer without the secret: exit 3, one line" 3 "requires a shared secret" -- check --peer "127.0.0.1:$sport" --no-bw
-bad "check --peer with another secret: exit 3, one line" 3 "wrong shared secret" -- check --peer "127.0.0.1:$sport" --no-bw --secret-file "$scratch/other"
-bad "nccl-env --peer without the secret: exit 3" 3 "requires a shared secret" -- nccl-env --peer "127.0.0.1:$sport"
+bad "check --peer without the secret: exit 3, one line" 3 "requires a shared secret" -- --from "$scratch/a.json" check --peer "127.0.0.1:$sport" --no-bw
+bad "check --peer with another secret: exit 3, one line" 3 "wrong shared secret" -- --from "$scratch/a.json" check --peer "127.0.0.1:$sport" --no-bw --secret-file "$scratch/other"
+bad "nccl-env --peer without the secret: exit 3" 3 "requires a shared secret" -- --from "$scratch/a.json" nccl-env --peer "127.0.0.1:$sport"
 bad "check --peer --secret-file against a serve without one: the serve cannot prove it, exit 3" 3 \
-	"runs without --secret-file, so it cannot prove it knows our secret" -- check --peer "127.0.0.1:$((port + 1))" --no-bw --secret-file "$scratch/secret"
+	"runs without --secret-file, so it cannot prove it knows our secret" -- --from "$scratch/a.json" check --peer "127.0.0.1:$((port + 1))" --no-bw --secret-file "$scratch/secret"
 
 # A serve with another secret cannot pass itself off: the client checks the serve's proof.
 fport=$((port + 5))

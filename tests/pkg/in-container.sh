@@ -24,8 +24,9 @@ say memlock "$(sed -n 's/^Max locked memory  *\([^ ]*\)  *\([^ ]*\) .*/\1 \2/p' 
 say memlock_unit "$(show LimitMEMLOCK)"
 say nonewprivs "$(sed -n 's/^NoNewPrivs:[[:space:]]*//p' /proc/"$pid1"/status)"
 # check --peer asks the serve for its snapshot over TCP: the serve reads /sys, /proc and netlink inside the
-# sandbox and answers; no RDMA device here, so the rails cannot be probed (no bw)
-timeout 60 roce-doctor check --peer 127.0.0.1 --no-bw --json >/out/peer.json 2>/out/peer.err; say peer_rc $?
+# sandbox and answers; no RDMA device here, so the rails cannot be probed (no bw). Node a is read with --root /
+# (a tree, not the live host): check --peer refuses this host's own address as the peer of the live host.
+timeout 60 roce-doctor --root / check --peer 127.0.0.1 --no-bw --json >/out/peer.json 2>/out/peer.err; say peer_rc $?
 # Restart=on-failure: a crash (SIGKILL) brings it back
 kill -KILL "$pid1"
 until_true 30 eval '[ "$(show NRestarts)" = 1 ] && [ "$(show ActiveState)" = active ] && listening'; say restarted $?

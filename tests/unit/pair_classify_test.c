@@ -171,7 +171,9 @@ static void mtu_mismatch_failure_is_the_path_mtu_on_the_smaller_side(void)
 	fail_rail(1);
 	classify();
 	f = world_find(&out, "pair.rdma", SEVERITY_FAIL);
-	CHECK(f && strstr(f->message, "path MTU"));
+	CHECK(f && strstr(f->message, "path MTU: a (node-a) has netdev MTU 9000 on ens19f1np1, b (node-b) has 1500 "
+			  "on ens19f1np1"));
+	CHECK(f && f->fix && strstr(f->fix, "nmcli connection modify ens19f1np1 802-3-ethernet.mtu 9000"));
 	CHECK(f && f->fix && strstr(f->fix, "ip link set dev ens19f1np1 mtu 9000   # on b (node-b)"));
 	CHECK(world_count(&out, "pair.rdma", SEVERITY_FAIL, 'b') == 1);
 }

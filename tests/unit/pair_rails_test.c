@@ -119,6 +119,9 @@ static void b_mtu_1500_on_one_rail_warns_b_with_its_netdev(void)
 	run_rules();
 	f = world_find(&out, "pair.mtu", SEVERITY_WARN);
 	CHECK(f && f->fix && strstr(f->fix, "ip link set dev ens19f1np1 mtu 9000   # on b (node-b)"));
+	/* for two nodes, each said plainly: a has X, b has Y */
+	CHECK(f && strstr(f->message, "a (node-a) has netdev MTU 9000 on ens19f1np1, b (node-b) has 1500 on "
+			  "ens19f1np1"));
 	CHECK(world_count(&out, "pair.mtu", SEVERITY_WARN, 'b') == 1);
 	CHECK(world_count(&out, "pair.mtu", SEVERITY_OK, 0) == 1);
 	/* only the active MTU differs */
@@ -126,15 +129,22 @@ static void b_mtu_1500_on_one_rail_warns_b_with_its_netdev(void)
 	a.port[0].active_mtu = 1024;
 	run_rules();
 	CHECK(world_count(&out, "pair.mtu", SEVERITY_WARN, 'a') == 1);
+	f = world_find(&out, "pair.mtu", SEVERITY_WARN);
+	CHECK(f && strstr(f->message, "a (node-a) has active RoCE MTU 1024 on mlx5_0/1, b (node-b) has 4096 on "
+			  "mlx5_0/1"));
 }
 
 static void slower_end_warns_its_node(void)
 {
+	const struct finding *f;
+
 	world_pair(&a, &b);
 	a.port[0].rate_gbps = 10;
 	run_rules();
 	CHECK(world_count(&out, "pair.speed", SEVERITY_WARN, 'a') == 1);
 	CHECK(world_count(&out, "pair.speed", SEVERITY_OK, 0) == 1);
+	f = world_find(&out, "pair.speed", SEVERITY_WARN);
+	CHECK(f && strstr(f->message, "a (node-a)'s mlx5_0/1 runs at 10 Gb/s, b (node-b)'s mlx5_0/1 at 25 Gb/s"));
 }
 
 static void end_without_ipv4_gid_fails_pair_gid(void)
@@ -169,6 +179,9 @@ static void b_address_first_with_index_pinned_fails_b_only(void)
 	run_rules();
 	CHECK(world_count(&out, "pair.gid_index", SEVERITY_INFO, 0) == 1);
 	CHECK(world_count(&out, "pair.gid_index", SEVERITY_FAIL, '*') == 0);
+	f = world_find(&out, "pair.gid_index", SEVERITY_INFO);
+	CHECK(f && strstr(f->message, "a (node-a) uses GID index mlx5_0/1:5, mlx5_1/1:5; b (node-b) uses mlx5_0/1:7, "
+			  "mlx5_1/1:7"));
 }
 
 static void one_subnet_without_arp_ignore_warns_each_node(void)
