@@ -508,6 +508,17 @@ static void path_dir(struct finder *f, const char *dir)
 	if (len < 5 || strcmp(dir + len - 4, "/bin") != 0 || !rootfs_exists(f->root, "%s/python3", dir))
 		return;
 	fit(prefix, sizeof(prefix), "%.*s", (int)(len - 4), dir);
+	if (rootfs_exists(f->root, "%s/conda-meta", prefix)) {
+		/* an activated conda env: its lib/ holds conda's nccl package, so it is searched as conda's */
+		const char *envs = strstr(prefix, "/envs/");
+
+		if (envs && !strchr(envs + 6, '/'))
+			fit(where, sizeof(where), "conda env %s (%s)", envs + 6, prefix);
+		else
+			fit(where, sizeof(where), "conda base (%s)", prefix);
+		conda_prefix(f, prefix, where);
+		return;
+	}
 	fit(where, sizeof(where), "%s %s", rootfs_exists(f->root, "%s/pyvenv.cfg", prefix) ? "venv" : "python",
 		 prefix);
 	python_prefix(f, prefix, where);
