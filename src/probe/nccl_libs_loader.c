@@ -3,6 +3,7 @@
  * hwcap subdirectories ld.so tries first in each directory are left out: no NCCL package installs there. */
 #include "probe/nccl_libs_loader.h"
 
+#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
 #include <stdio.h>
@@ -103,7 +104,9 @@ static bool candidate(const char *dir, size_t len, const char *origin, const cha
 		size_t skip = 0;
 
 		if (dir[i] == '$') {
-			if (len - i >= 7 && strncmp(dir + i, "$ORIGIN", 7) == 0)
+			/* $ORIGIN ends where a name character cannot continue it ($ORIGINAL is another token) */
+			if (len - i >= 7 && strncmp(dir + i, "$ORIGIN", 7) == 0 &&
+			    (len - i == 7 || !(isalnum((unsigned char)dir[i + 7]) || dir[i + 7] == '_')))
 				skip = 7;
 			else if (len - i >= 9 && strncmp(dir + i, "${ORIGIN}", 9) == 0)
 				skip = 9;
