@@ -46,13 +46,13 @@ static error_t parse_nccl(int key, char *arg, struct argp_state *state)
 
 static const struct argp nccl_argp = {
 	nccl_options, parse_nccl, NULL,
-	"List the NCCL libraries and net plugins a job on this node could load (the linker's cache "
-	"and ld.so's system directories, LD_LIBRARY_PATH, CUDA, conda and Python environments, on PATH or not), each with its version read from the file, where it "
-	"was found and the package that installed it, and which one a torch job and a plain program load (as ld.so "
-	"searches: LD_PRELOAD, DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, the cache, its system directories); then, for "
-	"each NCCL version, the GID index it will use on "
-	"each RoCE port (NCCL before 2.21: NCCL_IB_GID_INDEX, default 0; from 2.21: its own choice per HCA) and the "
-	"setting that makes it right.\v"
+	"List the NCCL libraries and net plugins a job on this node could load (the linker's cache and ld.so's "
+	"system directories, LD_LIBRARY_PATH, CUDA, conda and Python environments, on PATH or not), each with its "
+	"version read from the file, where it was found and the package that installed it, and which one a torch "
+	"job and a plain program load (as ld.so searches: LD_PRELOAD, DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, the "
+	"cache, its system directories); then, for each NCCL version, the GID index it will use on each RoCE port "
+	"(NCCL before 2.21: NCCL_IB_GID_INDEX, default 0; from 2.21: its own choice per HCA) and the setting that "
+	"makes it right.\v"
 	"Exit status: 0 when every NCCL found uses a routable RoCE v2 GID everywhere, 1 when one does not or two "
 	"would differ, 2 when no NCCL library is found (and no --nccl-version given), 3 when it cannot run.",
 	NULL, NULL, NULL,
