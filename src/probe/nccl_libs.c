@@ -392,9 +392,9 @@ static void conda_prefix(struct finder *f, const char *prefix, const char *where
 	python_prefix(f, prefix, where);
 }
 
-/* A conda installation: its base environment and each envs/NAME. */
 static void conda_envs(struct finder *f, const char *envs);
 
+/* A conda installation: its base environment and each envs/NAME. */
 static void conda_base(struct finder *f, const char *base)
 {
 	char prefix[PATH_LEN], where[PATH_LEN];
