@@ -136,6 +136,8 @@ grep -qF "warning: /etc/ld.so.cache: not a glibc ld.so cache, or truncated" "$er
 result "nccl-bad: each damaged file and the loop is a warning naming it" $?
 [ "$rc" -eq 1 ] && grep -qE "^  2.19.3 +/opt/bad/lib/libnccl.so.2.19.3$" "$out" && grep -qE "^  - +/opt/bad/lib/libnccl.so.2$" "$out"
 result "nccl-bad: a truncated library keeps the version of its name, a text file none" $?
+grep -qxF 'a plain program here (dlopen("libnccl.so.2")) finds no libnccl.so.2: it fails with "libnccl.so.2: cannot open shared object file"' "$out"
+result "nccl-bad: a text file named libnccl.so.2 is skipped as ld.so skips it: nothing loads" $?
 grep -qF "NCCL of unknown version in LD_LIBRARY_PATH uses 3 on every HCA, not routable RoCE v2 everywhere: set NCCL_IB_GID_INDEX=5" "$out"
 result "an NCCL of unknown version (maybe before 2.21) is told to pin, not to unset" $?
 
