@@ -46,11 +46,13 @@ static error_t parse_nccl(int key, char *arg, struct argp_state *state)
 
 static const struct argp nccl_argp = {
 	nccl_options, parse_nccl, NULL,
-	"List the NCCL libraries and net plugins a job on this node could load (the linker's cache, "
-	"LD_LIBRARY_PATH, CUDA, conda and Python environments), each with its version read from the file, where it "
-	"was found and the package that installed it; then, for each NCCL version, the GID index it will use on "
-	"each RoCE port (NCCL before 2.21: NCCL_IB_GID_INDEX, default 0; from 2.21: its own choice per HCA) and the "
-	"setting that makes it right.\v"
+	"List the NCCL libraries and net plugins a job on this node could load (the linker's cache and ld.so's "
+	"system directories, LD_LIBRARY_PATH, CUDA, conda and Python environments, on PATH or not), each with its "
+	"version read from the file, where it was found and the package that installed it, and which one a torch "
+	"job and a plain program load (as ld.so searches: LD_PRELOAD, DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, the "
+	"cache, its system directories); then, for each NCCL version, the GID index it will use on each RoCE port "
+	"(NCCL before 2.21: NCCL_IB_GID_INDEX, default 0; from 2.21: its own choice per HCA) and the setting that "
+	"makes it right.\v"
 	"Exit status: 0 when every NCCL found uses a routable RoCE v2 GID everywhere, 1 when one does not or two "
 	"would differ, 2 when no NCCL library is found (and no --nccl-version given), 3 when it cannot run.",
 	NULL, NULL, NULL,
@@ -160,6 +162,7 @@ static json_t *build_doc(const struct nccl_args *args, const struct system_state
 	json_object_set_new(doc, "libraries_truncated", json_boolean(s->nccl_libs.truncated));
 	json_object_set_new(doc, "net_plugin", s->nccl_libs.net_plugin_set ? json_string(s->nccl_libs.net_plugin)
 									    : json_null());
+	json_object_set_new(doc, "loads", nccl_loads_to_json(&s->nccl_libs));
 	json_object_set_new(doc, "nccl_version", json_str_or_null(args->version));
 	json_object_set_new(doc, "settings", settings);
 	json_object_set_new(doc, "predictions", predictions_json(a, &s->nccl_libs));
@@ -192,8 +195,22 @@ static void print_library(FILE *out, const json_t *l)
 			 json_is_string(json_object_get(l, "cuda")) ? str(l, "cuda") : "");
 		fprintf(out, "  %-16s %s\n", version, str(l, "real_path"));
 	}
-	json_array_foreach(json_object_get(l, "found"), i, place)
-		fprintf(out, "      found as %s (%s)\n", str(place, "path"), str(place, "where"));
+	/* one line per name, with every search that found it under that name */
+	json_array_foreach(json_object_get(l, "found"), i, place) {
+		const json_t *other;
+		size_t j;
+		bool seen = false;
+
+		for (j = 0; j < i && !seen; j++)
+			seen = strcmp(str(json_array_get(json_object_get(l, "found"), j), "path"), str(place, "path")) == 0;
+		if (seen)
+			continue;
+		fprintf(out, "      found as %s (%s", str(place, "path"), str(place, "where"));
+		json_array_foreach(json_object_get(l, "found"), j, other)
+			if (j > i && strcmp(str(other, "path"), str(place, "path")) == 0)
+				fprintf(out, "; %s", str(other, "where"));
+		fprintf(out, ")\n");
+	}
 	if (json_is_object(package))
 		fprintf(out, "      package: %s %s %s\n", str(package, "manager"), str(package, "name"),
 			str(package, "version"));
@@ -201,6 +218,65 @@ static void print_library(FILE *out, const json_t *l)
 	    strcmp(str(l, "elf_version"), str(l, "name_version")) != 0)
 		fprintf(out, "      the file name says %s, the library itself %s\n", str(l, "name_version"),
 			str(l, "elf_version"));
+}
+
+/* "a torch job here (venv X) loads NCCL 2.28.9 (PATH): how ld.so got there". */
+static void print_load(FILE *out, const json_t *doc, const json_t *load)
+{
+	const char *by = str(load, "by"), *program = str(load, "program"), *version = "of unknown version";
+	const json_t *l;
+	size_t i;
+	bool torch = json_is_string(json_object_get(load, "program"));
+
+	if (torch)
+		fprintf(out, "a torch job here (%s) ", str(load, "where"));
+	else
+		fprintf(out, "a plain program here (dlopen(\"%s\")) ", str(load, "needed"));
+	if (!json_is_string(json_object_get(load, "by"))) {
+		fprintf(out, "finds no %s: it fails with \"%s: cannot open shared object file\"\n", str(load, "needed"),
+			str(load, "needed"));
+		return;
+	}
+	json_array_foreach(json_object_get(doc, "libraries"), i, l)
+		if (strcmp(str(l, "real_path"), str(load, "real_path")) == 0 && json_is_string(json_object_get(l, "version")))
+			version = str(l, "version");
+	fprintf(out, "loads NCCL %s (%s): ", version, str(load, "real_path"));
+	if (strcmp(by, "LD_PRELOAD") == 0)
+		fprintf(out, "LD_PRELOAD names it (%s), so it is loaded before anything else\n", str(load, "path"));
+	else if (strcmp(by, "DT_RPATH") == 0)
+		fprintf(out, "the DT_RPATH of %s finds it before LD_LIBRARY_PATH and the linker's cache; only LD_PRELOAD "
+			"changes that\n", program);
+	else if (strcmp(by, "DT_RUNPATH") == 0)
+		fprintf(out, "the DT_RUNPATH of %s finds it (LD_LIBRARY_PATH comes first)\n", program);
+	else if (strcmp(by, "LD_LIBRARY_PATH") == 0)
+		fprintf(out, "LD_LIBRARY_PATH finds it first (%s)\n", str(load, "path"));
+	else if (strcmp(by, "ld.so.cache") == 0)
+		fprintf(out, "the linker's cache (/etc/ld.so.cache) names it (%s)\n", str(load, "path"));
+	else
+		fprintf(out, "ld.so's system directory holds it (%s), though /etc/ld.so.cache does not name it (ldconfig "
+			"adds it)\n", str(load, "path"));
+}
+
+/* Each torch's choice; a plain program's where no torch was found or where it differs from one. */
+static void print_loads(FILE *out, const json_t *doc)
+{
+	const json_t *loads = json_object_get(doc, "loads"), *load, *plain = NULL;
+	size_t i;
+	bool torch = false, differs = false;
+
+	json_array_foreach(loads, i, load) {
+		if (!json_is_string(json_object_get(load, "program"))) {
+			plain = load;
+			continue;
+		}
+		torch = true;
+		print_load(out, doc, load);
+	}
+	json_array_foreach(loads, i, load)
+		if (plain && load != plain && strcmp(str(load, "real_path"), str(plain, "real_path")) != 0)
+			differs = true;
+	if (plain && (!torch || differs))
+		print_load(out, doc, plain);
 }
 
 static void print_text(FILE *out, const json_t *doc)
@@ -220,9 +296,12 @@ static void print_text(FILE *out, const json_t *doc)
 			"(NCCL_NET_PLUGIN %s%s; NCCL_DEBUG=INFO logs \"NET/Plugin\" with the one it loaded)\n",
 			json_is_string(json_object_get(doc, "net_plugin")) ? "=" : "unset: NCCL loads libnccl-net.so when "
 			"the linker finds it", json_is_string(json_object_get(doc, "net_plugin")) ? str(doc, "net_plugin") : "");
+	if (json_array_size(libs) - plugins)
+		print_loads(out, doc);
 	if (json_array_size(json_object_get(doc, "predictions")) == 0) {
-		fprintf(out, "no NCCL library found (searched the linker's cache, LD_LIBRARY_PATH, /usr/local/cuda*, "
-			"conda and Python environments); --nccl-version X.Y predicts for a version\n");
+		fprintf(out, "no NCCL library found (searched the linker's cache and ld.so's system directories, "
+			"LD_LIBRARY_PATH, /usr/local/cuda*, conda and Python environments); --nccl-version X.Y predicts for "
+			"a version\n");
 		return;
 	}
 	settings = json_object_get(doc, "settings");

@@ -9,6 +9,14 @@
 
 static const char *const kinds[] = { "nccl", "net_plugin" };   /* enum nccl_lib_kind */
 static const char *const package_managers[] = { "dpkg", "pip" };
+/* enum nccl_load_by from NCCL_LOAD_PRELOAD on (NCCL_LOAD_NONE is null) */
+static const char *const load_bys[] = { "LD_PRELOAD", "DT_RPATH", "LD_LIBRARY_PATH", "DT_RUNPATH", "ld.so.cache",
+					"system_dir" };
+
+const char *nccl_load_by_name(enum nccl_load_by by)
+{
+	return by == NCCL_LOAD_NONE ? NULL : load_bys[by - 1];
+}
 
 void nccl_libs_free(struct nccl_libs *libs)
 {
@@ -49,6 +57,30 @@ static json_t *lib_to_json(const struct nccl_lib *l)
 			       put(o, "package", package_to_json(l)));
 }
 
+json_t *nccl_loads_to_json(const struct nccl_libs *libs)
+{
+	json_t *list = json_array();
+	bool ok = list != NULL;
+
+	for (size_t i = 0; ok && i < libs->load_count; i++) {
+		const struct nccl_load *l = &libs->loads[i];
+		const char *by = nccl_load_by_name(l->by);
+		json_t *o = json_object();
+
+		ok = append(list, finished(o, o && put(o, "program", string_or_null(l->program)) &&
+						  put(o, "where", string_or_null(l->where)) &&
+						  put(o, "needed", json_string(l->needed)) &&
+						  put(o, "by", by ? json_string(by) : json_null()) &&
+						  put(o, "path", string_or_null(l->path)) &&
+						  put(o, "real_path", string_or_null(l->real_path))));
+	}
+	if (!ok) {
+		json_decref(list);
+		return NULL;
+	}
+	return list;
+}
+
 json_t *nccl_libs_to_json(const struct nccl_libs *libs, bool read)
 {
 	json_t *o, *list;
@@ -64,12 +96,14 @@ json_t *nccl_libs_to_json(const struct nccl_libs *libs, bool read)
 	if (!ok)
 		json_decref(list);
 	return finished(o, ok && put(o, "libraries", list) && put(o, "truncated", json_boolean(libs->truncated)) &&
-			       put(o, "net_plugin", libs->net_plugin_set ? json_string(libs->net_plugin) : json_null()));
+			       put(o, "net_plugin", libs->net_plugin_set ? json_string(libs->net_plugin) : json_null()) &&
+			       put(o, "loads", nccl_loads_to_json(libs)));
 }
 
 /* ---- reader ---- */
 
-static const char *const top_members[] = { "libraries", "truncated", "net_plugin" };
+static const char *const top_members[] = { "libraries", "truncated", "net_plugin", "loads" };
+static const char *const load_members[] = { "program", "where", "needed", "by", "path", "real_path" };
 static const char *const lib_members[] = { "kind", "real_path", "found", "version", "cuda", "elf_version",
 					   "name_version", "package" };
 static const char *const place_members[] = { "path", "where" };
@@ -169,6 +203,40 @@ static int read_lib(struct reader *r, const struct jnode *j, struct nccl_lib *l)
 	return ret;
 }
 
+/* One load: a path or null for each name; null by (nothing found) goes with null paths. */
+static int read_load(struct reader *r, const struct jnode *j, const struct nccl_libs *libs, struct nccl_load *l)
+{
+	int by = -1;
+	int ret = check_object(r, j, load_members, COUNT(load_members));
+
+	if (ret == 0)
+		ret = read_string(r, j, "program", true, l->program, sizeof(l->program));
+	if (ret == 0 && l->program[0] && l->program[0] != '/')
+		ret = invalid(r, "program: expected an absolute path or null, got \"%.64s\"", l->program);
+	if (ret == 0)
+		ret = read_string(r, j, "where", true, l->where, sizeof(l->where));
+	if (ret == 0)
+		ret = read_string(r, j, "needed", false, l->needed, sizeof(l->needed));
+	if (ret == 0)
+		ret = read_name(r, j, "by", load_bys, COUNT(load_bys), "a loader step or null", &by);
+	l->by = by < 0 ? NCCL_LOAD_NONE : (enum nccl_load_by)(by + 1);
+	if (ret == 0)
+		ret = read_string(r, j, "path", true, l->path, sizeof(l->path));
+	if (ret == 0)
+		ret = read_string(r, j, "real_path", true, l->real_path, sizeof(l->real_path));
+	if (ret == 0 && (!l->path[0] || !l->real_path[0]) != (l->by == NCCL_LOAD_NONE))
+		ret = invalid(r, "expected path and real_path with a step in by, and null all three when nothing loads");
+	if (ret == 0 && l->path[0] && (l->path[0] != '/' || l->real_path[0] != '/'))
+		ret = invalid(r, "expected absolute paths in path and real_path");
+	for (size_t i = 0; ret == 0 && l->real_path[0] && i <= libs->count; i++) {
+		if (i == libs->count)
+			ret = invalid(r, "real_path: \"%.64s\" is none of the libraries", l->real_path);
+		else if (strcmp(libs->items[i].real_path, l->real_path) == 0)
+			break;
+	}
+	return ret;
+}
+
 int nccl_libs_read_member(struct reader *r, const struct jnode *doc, struct nccl_libs *libs, bool *read)
 {
 	size_t mark = path_member(r, "nccl_libs");
@@ -222,6 +290,21 @@ int nccl_libs_read_member(struct reader *r, const struct jnode *doc, struct nccl
 			snprintf(libs->net_plugin, sizeof(libs->net_plugin), "%s", jnode_string_value(plugin));
 		}
 		path_leave(r, at);
+	}
+	/* Absent: a snapshot of a roce-doctor that did not resolve loads yet. */
+	if (ret == 0 && jnode_object_get(o, "loads")) {
+		const struct jnode *loads = NULL;
+
+		ret = read_array(r, o, "loads", false, NCCL_LOADS_MAX, &loads);
+		for (size_t i = 0; ret == 0 && i < jnode_array_size(loads); i++) {
+			size_t in = path_member(r, "loads"), at = path_index(r, i);
+
+			memset(&libs->loads[i], 0, sizeof(libs->loads[i]));
+			ret = read_load(r, jnode_array_get(loads, i), libs, &libs->loads[i]);
+			path_leave(r, at);
+			path_leave(r, in);
+		}
+		libs->load_count = ret == 0 ? jnode_array_size(loads) : 0;
 	}
 	if (ret == 0)
 		*read = true;

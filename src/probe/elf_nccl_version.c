@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ELF just far enough to find .rodata: NCCL keeps its banner there, and a 200 MB library need not be read
- * whole. Every offset and size is checked against the file before it is used. */
+/* ELF just far enough to find .rodata (NCCL keeps its banner there, and a 200 MB library need not be read
+ * whole) and .dynamic (what a library NEEDs and where the loader looks for it). Every offset and size is
+ * checked against the file before it is used. */
 #include "probe/elf_nccl_version.h"
 
 #include <elf.h>
@@ -13,6 +14,7 @@
 
 #define BANNER "NCCL version "
 #define SECTIONS_MAX 4096          /* real libnccl has 40-50 */
+#define DYNAMIC_MAX 4096           /* entries of .dynamic: libtorch_cuda.so has ~60 */
 #define CHUNK (1u << 20)
 #define OVERLAP 64                 /* longer than any banner, so one cut by a chunk edge is seen whole */
 
@@ -139,78 +141,186 @@ static int scan_rodata(const struct elf_reader *e, uint64_t off, uint64_t len, s
 	return found ? 0 : -ENOENT;
 }
 
-int elf_nccl_version_read(int fd, size_t size, struct elf_nccl_version *out)
+/* The ELF header's section table, checked against the file. */
+struct elf_file {
+	struct elf_reader e;
+	uint64_t shoff;
+	size_t shentsize, shnum, shstrndx;
+};
+
+struct elf_section {
+	uint64_t name, type, link, off, len;
+};
+
+/* 0; -ENOEXEC: not ELF; -EBADMSG: headers that do not fit the file; -ENOENT: no section table. */
+static int elf_open(int fd, size_t size, struct elf_file *f)
 {
-	unsigned char ident[EI_NIDENT], hdr[sizeof(Elf64_Ehdr)], sh[sizeof(Elf64_Shdr)];
-	struct elf_reader e = { .fd = fd, .size = size };
-	uint64_t shoff, shstr_off = 0, shstr_size = 0;
-	size_t shentsize, shnum, shstrndx, ehsize;
+	unsigned char ident[EI_NIDENT], hdr[sizeof(Elf64_Ehdr)];
+	struct elf_reader *e = &f->e;
+	size_t ehsize;
 	int ret;
 
-	memset(out, 0, sizeof(*out));
+	memset(f, 0, sizeof(*f));
+	e->fd = fd;
+	e->size = size;
 	if (size < EI_NIDENT)
 		return -ENOEXEC;
-	ret = read_at(&e, ident, sizeof(ident), 0);
+	ret = read_at(e, ident, sizeof(ident), 0);
 	if (ret < 0)
 		return ret;
 	if (memcmp(ident, ELFMAG, SELFMAG) != 0 || (ident[EI_CLASS] != ELFCLASS32 && ident[EI_CLASS] != ELFCLASS64) ||
 	    (ident[EI_DATA] != ELFDATA2LSB && ident[EI_DATA] != ELFDATA2MSB))
 		return -ENOEXEC;
-	e.is64 = ident[EI_CLASS] == ELFCLASS64;
-	e.big = ident[EI_DATA] == ELFDATA2MSB;
-	ehsize = e.is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
-	ret = read_at(&e, hdr, ehsize, 0);
+	e->is64 = ident[EI_CLASS] == ELFCLASS64;
+	e->big = ident[EI_DATA] == ELFDATA2MSB;
+	ehsize = e->is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	ret = read_at(e, hdr, ehsize, 0);
 	if (ret < 0)
 		return ret;
-	if (e.is64) {
-		shoff = get(&e, hdr + offsetof(Elf64_Ehdr, e_shoff), 8);
-		shentsize = get(&e, hdr + offsetof(Elf64_Ehdr, e_shentsize), 2);
-		shnum = get(&e, hdr + offsetof(Elf64_Ehdr, e_shnum), 2);
-		shstrndx = get(&e, hdr + offsetof(Elf64_Ehdr, e_shstrndx), 2);
+	if (e->is64) {
+		f->shoff = get(e, hdr + offsetof(Elf64_Ehdr, e_shoff), 8);
+		f->shentsize = get(e, hdr + offsetof(Elf64_Ehdr, e_shentsize), 2);
+		f->shnum = get(e, hdr + offsetof(Elf64_Ehdr, e_shnum), 2);
+		f->shstrndx = get(e, hdr + offsetof(Elf64_Ehdr, e_shstrndx), 2);
 	} else {
-		shoff = get(&e, hdr + offsetof(Elf32_Ehdr, e_shoff), 4);
-		shentsize = get(&e, hdr + offsetof(Elf32_Ehdr, e_shentsize), 2);
-		shnum = get(&e, hdr + offsetof(Elf32_Ehdr, e_shnum), 2);
-		shstrndx = get(&e, hdr + offsetof(Elf32_Ehdr, e_shstrndx), 2);
+		f->shoff = get(e, hdr + offsetof(Elf32_Ehdr, e_shoff), 4);
+		f->shentsize = get(e, hdr + offsetof(Elf32_Ehdr, e_shentsize), 2);
+		f->shnum = get(e, hdr + offsetof(Elf32_Ehdr, e_shnum), 2);
+		f->shstrndx = get(e, hdr + offsetof(Elf32_Ehdr, e_shstrndx), 2);
 	}
 	/* Extended numbering (shnum 0 or shstrndx SHN_XINDEX) is for objects with 65280+ sections: not a libnccl. */
-	if (shoff == 0 || shnum == 0)
+	if (f->shoff == 0 || f->shnum == 0)
 		return -ENOENT;
-	if (shentsize != (e.is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)) || shnum > SECTIONS_MAX ||
-	    shstrndx >= shnum || shoff > size || (uint64_t)shnum * shentsize > size - shoff)
+	if (f->shentsize != (e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)) || f->shnum > SECTIONS_MAX ||
+	    f->shstrndx >= f->shnum || f->shoff > size || (uint64_t)f->shnum * f->shentsize > size - f->shoff)
 		return -EBADMSG;
+	return 0;
+}
 
-	/* Two passes over the section table: the names' string table first, then .rodata by name. */
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = pass ? 0 : shstrndx; i < (pass ? shnum : shstrndx + 1); i++) {
-			uint64_t name, off, len;
-			char sname[16];
+/* Section i's header; its contents must lie inside the file. */
+static int elf_section(const struct elf_file *f, size_t i, struct elf_section *s)
+{
+	const struct elf_reader *e = &f->e;
+	unsigned char sh[sizeof(Elf64_Shdr)];
+	int ret = read_at(e, sh, f->shentsize, f->shoff + i * f->shentsize);
 
-			ret = read_at(&e, sh, shentsize, shoff + i * shentsize);
-			if (ret < 0)
-				return ret;
-			name = get(&e, sh, 4);
-			off = e.is64 ? get(&e, sh + offsetof(Elf64_Shdr, sh_offset), 8)
-				     : get(&e, sh + offsetof(Elf32_Shdr, sh_offset), 4);
-			len = e.is64 ? get(&e, sh + offsetof(Elf64_Shdr, sh_size), 8)
-				     : get(&e, sh + offsetof(Elf32_Shdr, sh_size), 4);
-			if (off > size || len > size - off)
-				return -EBADMSG;
-			if (!pass) {
-				shstr_off = off;
-				shstr_size = len;
-				continue;
-			}
-			if (name >= shstr_size)
-				return -EBADMSG;
-			memset(sname, 0, sizeof(sname));
-			ret = read_at(&e, sname, shstr_size - name < sizeof(sname) - 1 ? shstr_size - name : sizeof(sname) - 1,
-				      shstr_off + name);
-			if (ret < 0)
-				return ret;
-			if (strcmp(sname, ".rodata") == 0)
-				return scan_rodata(&e, off, len, out);
+	if (ret < 0)
+		return ret;
+	s->name = get(e, sh, 4);
+	s->type = get(e, sh + 4, 4);
+	s->off = e->is64 ? get(e, sh + offsetof(Elf64_Shdr, sh_offset), 8)
+			 : get(e, sh + offsetof(Elf32_Shdr, sh_offset), 4);
+	s->len = e->is64 ? get(e, sh + offsetof(Elf64_Shdr, sh_size), 8) : get(e, sh + offsetof(Elf32_Shdr, sh_size), 4);
+	s->link = e->is64 ? get(e, sh + offsetof(Elf64_Shdr, sh_link), 4) : get(e, sh + offsetof(Elf32_Shdr, sh_link), 4);
+	if (s->type != SHT_NOBITS && (s->off > e->size || s->len > e->size - s->off))
+		return -EBADMSG;
+	return 0;
+}
+
+int elf_nccl_version_read(int fd, size_t size, struct elf_nccl_version *out)
+{
+	struct elf_section strtab, s;
+	struct elf_file f;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = elf_open(fd, size, &f);
+	if (ret == 0)
+		ret = elf_section(&f, f.shstrndx, &strtab);
+	for (size_t i = 0; ret == 0 && i < f.shnum; i++) {
+		char sname[16];
+
+		ret = elf_section(&f, i, &s);
+		if (ret < 0)
+			return ret;
+		if (s.name >= strtab.len)
+			return -EBADMSG;
+		memset(sname, 0, sizeof(sname));
+		ret = read_at(&f.e, sname, strtab.len - s.name < sizeof(sname) - 1 ? strtab.len - s.name : sizeof(sname) - 1,
+			      strtab.off + s.name);
+		if (ret == 0 && strcmp(sname, ".rodata") == 0)
+			return s.type == SHT_NOBITS ? -EBADMSG : scan_rodata(&f.e, s.off, s.len, out);
+	}
+	return ret < 0 ? ret : -ENOENT;
+}
+
+/* The NUL-terminated string at off of the string table into dst; -EBADMSG when it is not there or does not
+ * fit. */
+static int dyn_string(const struct elf_file *f, const struct elf_section *strtab, uint64_t off, char *dst,
+		      size_t size)
+{
+	size_t n;
+	int ret;
+
+	if (off >= strtab->len)
+		return -EBADMSG;
+	n = strtab->len - off < size ? (size_t)(strtab->len - off) : size;
+	ret = read_at(&f->e, dst, n, strtab->off + off);
+	if (ret < 0)
+		return ret;
+	if (!memchr(dst, '\0', n))
+		return -EBADMSG;
+	return 0;
+}
+
+int elf_dynamic_read(int fd, size_t size, struct elf_dynamic *out)
+{
+	struct elf_section dyn = { 0 }, strtab, s;
+	size_t entsize, count;
+	bool found = false;
+	struct elf_file f;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = elf_open(fd, size, &f);
+	for (size_t i = 0; ret == 0 && !found && i < f.shnum; i++) {
+		ret = elf_section(&f, i, &s);
+		if (ret == 0 && s.type == SHT_DYNAMIC) {
+			dyn = s;
+			found = true;
 		}
 	}
-	return -ENOENT;
+	if (ret < 0)
+		return ret;
+	if (!found)
+		return -ENOENT;
+	/* The dynamic section's sh_link is its string table (.dynstr). */
+	if (dyn.link >= f.shnum)
+		return -EBADMSG;
+	ret = elf_section(&f, dyn.link, &strtab);
+	if (ret < 0)
+		return ret;
+	if (strtab.type != SHT_STRTAB)
+		return -EBADMSG;
+	entsize = f.e.is64 ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn);
+	count = dyn.len / entsize;
+	if (count > DYNAMIC_MAX)
+		return -EBADMSG;
+	for (size_t i = 0; i < count; i++) {
+		unsigned char d[sizeof(Elf64_Dyn)];
+		size_t w = f.e.is64 ? 8 : 4;
+		uint64_t tag, val;
+		char name[ELF_NAME_MAX];
+
+		ret = read_at(&f.e, d, entsize, dyn.off + i * entsize);
+		if (ret < 0)
+			return ret;
+		tag = get(&f.e, d, w);
+		val = get(&f.e, d + w, w);
+		if (tag == DT_NULL)
+			break;
+		if (tag == DT_RPATH || tag == DT_RUNPATH) {
+			ret = dyn_string(&f, &strtab, val, tag == DT_RPATH ? out->rpath : out->runpath, sizeof(out->rpath));
+			*(tag == DT_RPATH ? &out->has_rpath : &out->has_runpath) = ret == 0;
+		} else if (tag == DT_SONAME) {
+			ret = dyn_string(&f, &strtab, val, out->soname, sizeof(out->soname));
+		} else if (tag == DT_NEEDED && out->needed_count < ELF_NEEDED_MAX) {
+			ret = dyn_string(&f, &strtab, val, name, sizeof(name));
+			if (ret == 0)
+				snprintf(out->needed[out->needed_count++], sizeof(out->needed[0]), "%s", name);
+		}
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
 }

@@ -5,8 +5,10 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "probe/elf_nccl_version.h"
 #include "probe/text_file.h"
@@ -109,16 +111,22 @@ void nccl_lib_wheel(const struct rootfs *root, const char *site, struct nccl_lib
 	names_free(names, count);
 }
 
-static struct nccl_lib *owned(struct nccl_libs *libs, const char *path)
+/* The SONAME link beside a library's real file ("/usr/lib/x86_64-linux-gnu/libnccl.so.2"); "" when it has
+ * no SONAME or its file cannot be read (its notes were given when it was found). */
+static void soname_link(const struct rootfs *root, const struct nccl_lib *lib, char *out, size_t size)
 {
-	for (size_t i = 0; i < libs->count; i++) {
-		if (strcmp(libs->items[i].real_path, path) == 0)
-			return &libs->items[i];
-		for (size_t j = 0; j < libs->items[i].place_count; j++)
-			if (strcmp(libs->items[i].places[j].path, path) == 0)
-				return &libs->items[i];
-	}
-	return NULL;
+	static struct elf_dynamic dyn;   /* 16 KB: not on the stack */
+	const char *slash = strrchr(lib->real_path, '/');
+	struct stat st;
+	int fd = rootfs_open_file(root, lib->real_path, NULL, 0);
+
+	out[0] = '\0';
+	if (fd < 0)
+		return;
+	if (slash && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    elf_dynamic_read(fd, (size_t)st.st_size, &dyn) == 0 && dyn.soname[0] && !strchr(dyn.soname, '/'))
+		snprintf(out, size, "%.*s/%s", (int)(slash - lib->real_path), lib->real_path, dyn.soname);
+	close(fd);
 }
 
 /* The Version: of package's paragraph in dpkg's status file. */
@@ -145,14 +153,34 @@ static void dpkg_version(const struct rootfs *root, const char *package, char *o
 	text_file_free(&f);
 }
 
+static void set_owner(const struct rootfs *root, struct nccl_lib *lib, const char *package, struct notes *notes)
+{
+	snprintf(lib->package_manager, sizeof(lib->package_manager), "dpkg");
+	snprintf(lib->package_name, sizeof(lib->package_name), "%s", package);
+	dpkg_version(root, package, lib->package_version, sizeof(lib->package_version), notes);
+	/* "2.28.3-1+cuda13.0": the upstream version is what precedes the Debian revision. */
+	if (!lib->version[0])
+		snprintf(lib->version, sizeof(lib->version), "%.*s", (int)strcspn(lib->package_version, "-"),
+			 lib->package_version);
+}
+
+/* The owner of a library is the package that owns its real file, else the one that owns its SONAME link: never
+ * one that ships only another link to it (libnccl-dev's libnccl.so), however the library was found. */
 void nccl_libs_dpkg(const struct rootfs *root, struct nccl_libs *libs, struct notes *notes)
 {
-	char **names = NULL;
+	char **names = NULL, (*links)[NCCL_LIB_PATH_MAX] = NULL, (*by_link)[64] = NULL;
 	size_t count = 0;
 	int ret;
 
 	if (libs->count == 0)
 		return;
+	links = calloc(libs->count, sizeof(*links));
+	by_link = calloc(libs->count, sizeof(*by_link));
+	if (!links || !by_link)
+		goto out;
+	for (size_t i = 0; i < libs->count; i++)
+		if (!libs->items[i].package_manager[0])
+			soname_link(root, &libs->items[i], links[i], sizeof(links[i]));
 	ret = dir_names(root, "/var/lib/dpkg/info", ".list", DPKG_LISTS_MAX, &names, &count);
 	if (ret == -E2BIG)
 		notes_add(notes, "/var/lib/dpkg/info: more than %u .list files; only the first are looked at",
@@ -169,20 +197,24 @@ void nccl_libs_dpkg(const struct rootfs *root, struct nccl_libs *libs, struct no
 		snprintf(rel, sizeof(rel), "/var/lib/dpkg/info/%s", names[i]);
 		if (text_file_read(root, rel, DPKG_LIST_BYTES, &f) < 0)
 			continue;
-		while ((line = text_file_next(&f))) {
-			struct nccl_lib *lib = owned(libs, line);
+		while ((line = text_file_next(&f)))
+			for (size_t j = 0; j < libs->count; j++) {
+				struct nccl_lib *lib = &libs->items[j];
 
-			if (!lib || lib->package_manager[0])
-				continue;
-			snprintf(lib->package_manager, sizeof(lib->package_manager), "dpkg");
-			snprintf(lib->package_name, sizeof(lib->package_name), "%s", package);
-			dpkg_version(root, package, lib->package_version, sizeof(lib->package_version), notes);
-			/* "2.28.3-1+cuda13.0": the upstream version is what precedes the Debian revision. */
-			if (!lib->version[0])
-				snprintf(lib->version, sizeof(lib->version), "%.*s",
-					 (int)strcspn(lib->package_version, "-"), lib->package_version);
-		}
+				if (lib->package_manager[0])
+					continue;
+				if (strcmp(lib->real_path, line) == 0)
+					set_owner(root, lib, package, notes);
+				else if (links[j][0] && !by_link[j][0] && strcmp(links[j], line) == 0)
+					snprintf(by_link[j], sizeof(by_link[j]), "%s", package);
+			}
 		text_file_free(&f);
 	}
+	for (size_t j = 0; j < libs->count; j++)
+		if (!libs->items[j].package_manager[0] && by_link[j][0])
+			set_owner(root, &libs->items[j], by_link[j], notes);
 	names_free(names, count);
+out:
+	free(links);
+	free(by_link);
 }

@@ -136,6 +136,8 @@ grep -qF "warning: /etc/ld.so.cache: not a glibc ld.so cache, or truncated" "$er
 result "nccl-bad: each damaged file and the loop is a warning naming it" $?
 [ "$rc" -eq 1 ] && grep -qE "^  2.19.3 +/opt/bad/lib/libnccl.so.2.19.3$" "$out" && grep -qE "^  - +/opt/bad/lib/libnccl.so.2$" "$out"
 result "nccl-bad: a truncated library keeps the version of its name, a text file none" $?
+grep -qxF 'a plain program here (dlopen("libnccl.so.2")) finds no libnccl.so.2: it fails with "libnccl.so.2: cannot open shared object file"' "$out"
+result "nccl-bad: a text file named libnccl.so.2 is skipped as ld.so skips it: nothing loads" $?
 grep -qF "NCCL of unknown version in LD_LIBRARY_PATH uses 3 on every HCA, not routable RoCE v2 everywhere: set NCCL_IB_GID_INDEX=5" "$out"
 result "an NCCL of unknown version (maybe before 2.21) is told to pin, not to unset" $?
 
@@ -171,6 +173,123 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["system"]["nccl_l
 	"$scratch/libs.json" "$scratch/rel.json"
 bad "--from: a relative real_path is refused by its JSON path" 3 "system.nccl_libs.libraries\[0\].real_path: expected an absolute path" \
 	-- --from "$scratch/rel.json" nccl
+
+# ---- torch-host: which NCCL a job loads, as ld.so searches (the surveyed H200 host) ----
+TH=$FIX/torch-host
+WDIR=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nccl/lib
+TORCH=/opt/torch/.venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so
+LOGIN=(HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
+load() { echo "[l for l in d['loads'] if l['program'] == $1][0]"; }
+expect "torch-host, a login shell's PATH without the venv: both NCCLs are found" 0 "^NCCL libraries: 2, net plugins: 0$" \
+	-- --root "$TH" nccl
+grep -qE "^  2.28.9\+cuda13.0 +$WHEEL$" "$out" && grep -qF "found as $WHEEL (venv /opt/torch/.venv)" "$out"
+result "the venv in /opt/torch, not on PATH, is searched: the wheel's 2.28.9 with its venv" $?
+grep -qxF "a torch job here (venv /opt/torch/.venv) loads NCCL 2.28.9 ($WHEEL): the DT_RPATH of $TORCH finds it before LD_LIBRARY_PATH and the linker's cache; only LD_PRELOAD changes that" "$out"
+result "a torch job loads the wheel's NCCL, through libtorch_cuda.so's DT_RPATH" $?
+grep -qxF "a plain program here (dlopen(\"libnccl.so.2\")) loads NCCL 2.28.3 ($SYS): the linker's cache (/etc/ld.so.cache) names it (/lib/x86_64-linux-gnu/libnccl.so.2)" "$out"
+result "a plain program loads the system's NCCL, through the cache" $?
+run --root "$TH" --json nccl
+py "$(load "'$TORCH'")['by'] == 'DT_RPATH' and $(load "'$TORCH'")['real_path'] == '$WHEEL' and $(load "'$TORCH'")['where'] == 'venv /opt/torch/.venv' and $(load None)['by'] == 'ld.so.cache' and $(load None)['real_path'] == '$SYS' and $(load None)['needed'] == 'libnccl.so.2'"
+result "json: loads, one per program, with the step that found each" $?
+
+with_env torch-host lib-path "${LOGIN[@]}" LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu:$WDIR
+expect "LD_LIBRARY_PATH naming the system directory: a torch job still loads the wheel's NCCL (DT_RPATH comes first)" 0 \
+	"^a torch job here \(venv /opt/torch/.venv\) loads NCCL 2.28.9 \($WHEEL\): the DT_RPATH" -- --root "$scratch/lib-path" nccl
+grep -qF "a plain program here (dlopen(\"libnccl.so.2\")) loads NCCL 2.28.3 ($SYS): LD_LIBRARY_PATH finds it first (/usr/lib/x86_64-linux-gnu/libnccl.so.2)" "$out"
+result "... while a plain program takes LD_LIBRARY_PATH's" $?
+grep -qF "package: dpkg libnccl2 2.28.3-1+cuda13.0" "$out" && ! grep -qF "libnccl-dev" "$out"
+result "found through LD_LIBRARY_PATH, the system NCCL is still libnccl2's (libnccl-dev owns only the .so link)" $?
+grep -qF "package: pip nvidia-nccl-cu13 2.28.9" "$out" && grep -qxF "      found as $WHEEL (venv /opt/torch/.venv; LD_LIBRARY_PATH)" "$out" &&
+	[ "$(grep -c "^  2.28.9+cuda13.0 " "$out")" -eq 1 ] && grep -qF "NCCL 2.28.9 in venv /opt/torch/.venv has no GID to choose" "$out"
+result "the wheel found through LD_LIBRARY_PATH keeps its package and venv, listed once with both ways" $?
+run --root "$scratch/lib-path" --json nccl
+py "len(d['libraries']) == 2 and $(lib $SYS)['package']['name'] == 'libnccl2' and $(lib $WHEEL)['package']['name'] == 'nvidia-nccl-cu13' and $(lib $WHEEL)['found'][0]['where'] == 'venv /opt/torch/.venv'"
+result "json: one identity per library however it was found" $?
+
+with_env torch-host preload "${LOGIN[@]}" LD_PRELOAD=/lib/x86_64-linux-gnu/libnccl.so.2
+expect "LD_PRELOAD of the system NCCL: a torch job loads it first" 0 \
+	"^a torch job here \(venv /opt/torch/.venv\) loads NCCL 2.28.3 \($SYS\): LD_PRELOAD names it \(/lib/x86_64-linux-gnu/libnccl.so.2\)" \
+	-- --root "$scratch/preload" nccl
+
+# torch's DT_RPATH turned into a DT_RUNPATH (what --enable-new-dtags writes): LD_LIBRARY_PATH comes first then
+with_env torch-host runpath "${LOGIN[@]}" LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu
+python3 - "$scratch/runpath$TORCH" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+shoff, = struct.unpack_from('<Q', b, 0x28); shnum, = struct.unpack_from('<H', b, 0x3c)
+for i in range(shnum):
+    s = shoff + 64 * i
+    if struct.unpack_from('<I', b, s + 4)[0] == 6:   # SHT_DYNAMIC
+        off, size = struct.unpack_from('<QQ', b, s + 24)
+        for e in range(off, off + size, 16):
+            if struct.unpack_from('<q', b, e)[0] == 15:   # DT_RPATH -> DT_RUNPATH
+                struct.pack_into('<q', b, e, 29)
+open(sys.argv[1], 'wb').write(b)
+PY
+expect "a DT_RUNPATH comes after LD_LIBRARY_PATH: that torch loads the system's NCCL" 0 \
+	"^a torch job here \(venv /opt/torch/.venv\) loads NCCL 2.28.3 \($SYS\): LD_LIBRARY_PATH finds it first" -- --root "$scratch/runpath" nccl
+with_env torch-host runpath2 "${LOGIN[@]}"
+cp "$scratch/runpath$TORCH" "$scratch/runpath2$TORCH"
+expect "... and without LD_LIBRARY_PATH, its DT_RUNPATH finds the wheel" 0 \
+	"^a torch job here \(venv /opt/torch/.venv\) loads NCCL 2.28.9 \($WHEEL\): the DT_RUNPATH of $TORCH finds it" -- --root "$scratch/runpath2" nccl
+
+# ld.so searches its trusted directories after the cache
+cp -a "$TH" "$scratch/no-cache" && rm "$scratch/no-cache/etc/ld.so.cache"
+expect "no /etc/ld.so.cache: the system NCCL in /lib/x86_64-linux-gnu is still found" 0 \
+	"found as /lib/x86_64-linux-gnu/libnccl.so.2 \(ld.so's system directory\)" -- --root "$scratch/no-cache" nccl
+grep -qF "a plain program here (dlopen(\"libnccl.so.2\")) loads NCCL 2.28.3 ($SYS): ld.so's system directory holds it (/lib/x86_64-linux-gnu/libnccl.so.2), though /etc/ld.so.cache does not name it" "$out"
+result "... and it is what a plain program loads" $?
+cp -a "$TH" "$scratch/lib64" && rm -r "$scratch/lib64/etc/ld.so.cache" "$scratch/lib64/etc/ld.so.conf.d/x86_64-linux-gnu.conf" "$scratch/lib64/lib" &&
+	mv "$scratch/lib64/usr/lib/x86_64-linux-gnu" "$scratch/lib64/usr/lib64"
+expect "a tree without multiarch (Fedora, RHEL): /usr/lib64 is the trusted directory" 0 \
+	"found as /usr/lib64/libnccl.so.2 \(ld.so's system directory\)" -- --root "$scratch/lib64" nccl
+
+# environments where training hosts keep them, not on PATH
+cp -a "$TH" "$scratch/home-venv" && mv "$scratch/home-venv/opt/torch/.venv" "$scratch/home-venv/home/ubuntu/venv"
+expect "a venv in /home/ubuntu/venv, not on PATH, is searched" 0 \
+	"^a torch job here \(venv /home/ubuntu/venv\) loads NCCL 2.28.9 \(/home/ubuntu/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2\)" \
+	-- --root "$scratch/home-venv" nccl
+cp -a "$TH" "$scratch/conda-home" && mkdir -p "$scratch/conda-home/root/.conda/envs" &&
+	mv "$scratch/conda-home/opt/torch/.venv" "$scratch/conda-home/root/.conda/envs/train" &&
+	rm "$scratch/conda-home/root/.conda/envs/train/pyvenv.cfg"
+expect "a conda env in ~/.conda/envs of root is searched" 0 \
+	"^a torch job here \(conda env train \(/root/.conda/envs/train\)\) loads NCCL 2.28.9" -- --root "$scratch/conda-home" nccl
+
+cp -a "$FIX/nccl-libs" "$scratch/conda-path" && mkdir -p "$scratch/conda-path/root" &&
+	mv "$scratch/conda-path/opt/conda" "$scratch/conda-path/root/miniconda3" &&
+	mkdir -p "$scratch/conda-path/root/miniconda3/envs/train/bin" "$scratch/conda-path/root/miniconda3/envs/train/conda-meta" &&
+	: > "$scratch/conda-path/root/miniconda3/envs/train/bin/python3" &&
+	printf '%s\0' HOME=/root PATH=/root/miniconda3/envs/train/bin:/usr/bin > "$scratch/conda-path/proc/self/environ"
+expect "an activated conda env on PATH is searched as conda's: its lib/ holds conda's NCCL" 1 \
+	"found as /root/miniconda3/envs/train/lib/libnccl.so.2 \(conda env train \(/root/miniconda3/envs/train\)\)" \
+	-- --root "$scratch/conda-path" nccl
+
+# a damaged libtorch_cuda.so: a warning naming it, the rest still answered
+cp -a "$TH" "$scratch/bad-torch" && head -c 100 "$TH$TORCH" > "$scratch/bad-torch$TORCH"
+run --root "$scratch/bad-torch" nccl
+[ "$rc" -eq 0 ] && grep -qF "warning: $TORCH: truncated or damaged ELF headers; which NCCL it loads is not known" "$err" &&
+	grep -qF "a plain program here" "$out"
+result "a truncated libtorch_cuda.so: one warning naming it, the plain program's choice still given" $?
+
+"$BIN" --root "$TH" snapshot > "$scratch/torch.json" 2>/dev/null
+for args in "nccl" "--json nccl"; do
+	# shellcheck disable=SC2086
+	run --root "$TH" $args; want=$(cat "$out"); want_rc=$rc
+	# shellcheck disable=SC2086
+	run --from "$scratch/torch.json" $args
+	[ "$rc" -eq "$want_rc" ] && [ "$(cat "$out")" = "$want" ]
+	result "torch-host: --from a snapshot gives what --root gave: $args" $?
+done
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["system"]["nccl_libs"]["loads"][1]["real_path"]="/x/libnccl.so.2"; json.dump(d, open(sys.argv[2], "w"))' \
+	"$scratch/torch.json" "$scratch/bad-load.json"
+bad "--from: a load naming no listed library is refused by its JSON path" 3 "system.nccl_libs.loads\[1\]: real_path: \"/x/libnccl.so.2\" is none of the libraries" \
+	-- --from "$scratch/bad-load.json" nccl
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["system"]["nccl_libs"]["loads"]; json.dump(d, open(sys.argv[2], "w"))' \
+	"$scratch/torch.json" "$scratch/no-loads.json"
+expect "--from a snapshot without loads (an older roce-doctor): the libraries, no load line" 0 "^NCCL libraries: 2" \
+	-- --from "$scratch/no-loads.json" nccl
+! grep -q "^a torch job" "$out"
+result "... and no load is made up" $?
 
 # ---- bad input ----
 bad "--nccl-version 2 is a usage error" 64 "bad --nccl-version '2': expected X.Y or X.Y.Z" -- --root "$FIX/nccl-libs" nccl --nccl-version 2

@@ -2,6 +2,7 @@
 /* The NCCL finder's parsers on real and hostile input: ld.so.cache (the surveyed Ubuntu 24.04 GPU node's real
  * cache, every truncation of it, forged headers and offsets, the old and compat formats), the ELF .rodata
  * banner reader (the fixtures' libraries, every truncation, forged headers, a banner across a chunk edge),
+ * the ELF .dynamic reader (torch-host's libtorch_cuda.so and libnccl, every truncation, forged headers),
  * version texts, and NCCL's GID choice on hand-built tables.
  * usage: nccl_libs_test FIXTURES_DIR DATA_DIR */
 #include <arpa/inet.h>
@@ -274,6 +275,115 @@ static void elf_forged_headers_are_refused(void)
 	free(buf);
 }
 
+#define TORCH_CUDA "torch-host/opt/torch/.venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so"
+
+static void elf_dynamic_of_torch_and_nccl(void)
+{
+	static struct elf_dynamic d;
+	size_t len;
+	unsigned char *buf = slurp(fixtures_dir, TORCH_CUDA, &len);
+	int fd = memfile(buf, len);
+
+	CHECK(elf_dynamic_read(fd, len, &d) == 0);
+	CHECK(d.needed_count == 2);
+	CHECK_STR(d.needed[0], "libnccl.so.2");
+	CHECK_STR(d.soname, "libtorch_cuda.so");
+	CHECK(d.has_rpath && !d.has_runpath);
+	CHECK_STR(d.rpath, "$ORIGIN/../../nvidia/cudnn/lib:$ORIGIN/../../nvidia/nvshmem/lib:$ORIGIN/../../nvidia/nccl/lib:"
+		  "$ORIGIN/../../nvidia/cusparselt/lib:$ORIGIN/../../nvidia/cu13/lib:$ORIGIN");
+	close(fd);
+	free(buf);
+	buf = slurp(fixtures_dir, "torch-host/usr/lib/x86_64-linux-gnu/libnccl.so.2.28.3", &len);
+	fd = memfile(buf, len);
+	CHECK(elf_dynamic_read(fd, len, &d) == 0);
+	CHECK_STR(d.soname, "libnccl.so.2");
+	CHECK(!d.has_rpath && !d.has_runpath);
+	close(fd);
+	free(buf);
+	fd = memfile("not a library\n", 14);
+	CHECK(elf_dynamic_read(fd, 14, &d) == -ENOEXEC);
+	close(fd);
+}
+
+static void elf_dynamic_every_truncation_is_refused(void)
+{
+	static struct elf_dynamic d;
+	size_t len, read = 0;
+	unsigned char *buf = slurp(fixtures_dir, TORCH_CUDA, &len);
+
+	for (size_t cut = 0; cut < len; cut++) {
+		int fd = memfile(buf, cut);
+		int ret = elf_dynamic_read(fd, cut, &d);
+
+		read += ret == 0;
+		CHECK(ret == 0 || ret == -ENOEXEC || ret == -EBADMSG || ret == -ENOENT);
+		close(fd);
+	}
+	CHECK(read == 0);   /* the section table is at the end: every cut loses it */
+	free(buf);
+}
+
+/* The section header of .dynamic (by type) in a copy of an ELF64. */
+static Elf64_Shdr *dynamic_header(unsigned char *b)
+{
+	Elf64_Ehdr *h = (Elf64_Ehdr *)b;
+	Elf64_Shdr *s = (Elf64_Shdr *)(b + h->e_shoff);
+
+	for (size_t i = 0; i < h->e_shnum; i++)
+		if (s[i].sh_type == SHT_DYNAMIC)
+			return &s[i];
+	return NULL;
+}
+
+static void elf_dynamic_forged_headers_are_refused(void)
+{
+	static struct elf_dynamic d;
+	size_t len;
+	unsigned char *buf = slurp(fixtures_dir, TORCH_CUDA, &len);
+	unsigned char *copy = malloc(len);
+	Elf64_Ehdr *h = (Elf64_Ehdr *)copy;
+	Elf64_Shdr *dyn;
+	Elf64_Dyn *e;
+	int fd;
+
+	memcpy(copy, buf, len);
+	dyn = dynamic_header(copy);
+	CHECK(dyn != NULL);
+	dyn->sh_link = h->e_shnum;                            /* its string table outside the table */
+	fd = memfile(copy, len);
+	CHECK(elf_dynamic_read(fd, len, &d) == -EBADMSG);
+	close(fd);
+	memcpy(copy, buf, len);
+	dyn = dynamic_header(copy);
+	dyn->sh_link = 0;                                     /* a string table that is not one */
+	fd = memfile(copy, len);
+	CHECK(elf_dynamic_read(fd, len, &d) == -EBADMSG);
+	close(fd);
+	memcpy(copy, buf, len);
+	dyn = dynamic_header(copy);
+	dyn->sh_size = 1ull << 40;                            /* entries past the end */
+	fd = memfile(copy, len);
+	CHECK(elf_dynamic_read(fd, len, &d) == -EBADMSG);
+	close(fd);
+	memcpy(copy, buf, len);
+	dyn = dynamic_header(copy);
+	e = (Elf64_Dyn *)(copy + dyn->sh_offset);
+	for (size_t i = 0; e[i].d_tag != DT_NULL; i++)       /* each name's offset outside .dynstr */
+		if (e[i].d_tag == DT_NEEDED || e[i].d_tag == DT_RPATH)
+			e[i].d_un.d_val = 0xffffffff;
+	fd = memfile(copy, len);
+	CHECK(elf_dynamic_read(fd, len, &d) == -EBADMSG);
+	close(fd);
+	memcpy(copy, buf, len);
+	dyn = dynamic_header(copy);
+	dyn->sh_type = SHT_PROGBITS;                          /* no .dynamic: a static object */
+	fd = memfile(copy, len);
+	CHECK(elf_dynamic_read(fd, len, &d) == -ENOENT);
+	close(fd);
+	free(copy);
+	free(buf);
+}
+
 /* An ELF64 of two sections (.shstrtab, .rodata) whose .rodata holds banner at offset at. */
 static unsigned char *forge_elf(size_t rodata_size, size_t at, const char *banner, size_t *len)
 {
@@ -537,6 +647,9 @@ int main(int argc, char **argv)
 	RUN(elf_every_truncation_never_gives_a_wrong_version);
 	RUN(elf_forged_headers_are_refused);
 	RUN(elf_banner_across_a_chunk_edge_is_found);
+	RUN(elf_dynamic_of_torch_and_nccl);
+	RUN(elf_dynamic_every_truncation_is_refused);
+	RUN(elf_dynamic_forged_headers_are_refused);
 	RUN(banner_and_name_versions);
 	RUN(version_texts);
 	RUN(gid_choice_by_version_and_settings);
