@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd/check_probe.h"
+#include "core/nccl_env_names.h"
 #include "core/system_input.h"
 #include "netcfg/ip_rules.h"
 #include "netcfg/nftables.h"
@@ -173,10 +174,19 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 		snprintf(why, why_size, "cannot read NCCL settings: %s", strerror(-ret));
 		goto out;
 	}
+	/* Names NCCL never reads (an image's NCCL_VERSION label, a typo) are kept apart from its settings. */
+	ret = nccl_conf_set_aside_unknown(&p->nccl);
+	if (ret < 0) {
+		snprintf(why, why_size, "out of memory");
+		goto out;
+	}
 	/* Under --root the "environment" is the capture's: name the file it came from. */
 	for (size_t i = 0; !root.live && i < p->nccl.count; i++)
 		if (p->nccl.items[i].origin == NCCL_FROM_ENV)
 			snprintf(p->nccl.items[i].source, sizeof(p->nccl.items[i].source), "/proc/self/environ");
+	for (size_t i = 0; !root.live && i < p->nccl.not_read_count; i++)
+		if (p->nccl.not_read[i].origin == NCCL_FROM_ENV)
+			snprintf(p->nccl.not_read[i].source, sizeof(p->nccl.not_read[i].source), "/proc/self/environ");
 	in->nccl = &p->nccl;
 	s = nccl_conf_get(&p->nccl, "NCCL_IB_HCA");
 	if (s) {

@@ -9,6 +9,7 @@
 
 #include "cmd/check_probe.h"
 #include "cmd/commands.h"
+#include "core/checks.h"
 #include "core/nccl_advice.h"
 #include "model/nccl_libs_json.h"
 #include "output/render.h"
@@ -149,6 +150,22 @@ static json_t *setting_json(const struct nccl_conf *conf, const char *name)
 static const char *const gid_settings[] = { "NCCL_IB_GID_INDEX", "NCCL_IB_ADDR_FAMILY", "NCCL_IB_ADDR_RANGE",
 					    "NCCL_IB_ROCE_VERSION_NUM" };
 
+/* check's nccl.net_plugin, when the plugin NCCL_NET_PLUGIN names is not on the node. */
+static void net_plugin_finding(const struct system_state *s, json_t *findings)
+{
+	const struct check_input in = { .nccl = &s->nccl, .nccl_libs = &s->nccl_libs };
+	const char *const only[] = { "nccl.net_plugin", NULL };
+	struct findings f = { .only = only };
+
+	check_nccl_net_plugin(&in, &f);
+	for (size_t i = 0; i < f.count; i++)
+		if (f.items[i].severity != SEVERITY_OK)
+			json_array_append_new(findings, json_pack("{s:s, s:s, s:s, s:o}", "id", f.items[i].id, "severity",
+				severity_name(f.items[i].severity), "message", f.items[i].message, "fix",
+				json_str_or_null(f.items[i].fix)));
+	findings_free(&f);
+}
+
 static json_t *build_doc(const struct nccl_args *args, const struct system_state *s, const struct nccl_advice *a)
 {
 	json_t *doc = doc_new("nccl"), *settings = json_object(), *findings = json_array();
@@ -158,6 +175,7 @@ static json_t *build_doc(const struct nccl_args *args, const struct system_state
 	if (a->differ)
 		json_array_append_new(findings, json_pack("{s:s, s:s, s:s, s:o}", "id", "nccl.versions_differ",
 			"severity", "warn", "message", a->differ_message, "fix", json_str_or_null(a->differ_fix)));
+	net_plugin_finding(s, findings);
 	json_object_set_new(doc, "libraries", libraries_json(&s->nccl_libs));
 	json_object_set_new(doc, "libraries_truncated", json_boolean(s->nccl_libs.truncated));
 	json_object_set_new(doc, "net_plugin", s->nccl_libs.net_plugin_set ? json_string(s->nccl_libs.net_plugin)
@@ -293,8 +311,8 @@ static void print_text(FILE *out, const json_t *doc)
 		print_library(out, l);
 	if (plugins || json_is_string(json_object_get(doc, "net_plugin")))
 		fprintf(out, "  a net plugin may replace NCCL's IB transport, and with it everything below "
-			"(NCCL_NET_PLUGIN %s%s; NCCL_DEBUG=INFO logs \"NET/Plugin\" with the one it loaded)\n",
-			json_is_string(json_object_get(doc, "net_plugin")) ? "=" : "unset: NCCL loads libnccl-net.so when "
+			"(NCCL_NET_PLUGIN%s%s; NCCL_DEBUG=INFO logs \"NET/Plugin\" with the one it loaded)\n",
+			json_is_string(json_object_get(doc, "net_plugin")) ? "=" : " unset: NCCL loads libnccl-net.so when "
 			"the linker finds it", json_is_string(json_object_get(doc, "net_plugin")) ? str(doc, "net_plugin") : "");
 	if (json_array_size(libs) - plugins)
 		print_loads(out, doc);
@@ -302,7 +320,7 @@ static void print_text(FILE *out, const json_t *doc)
 		fprintf(out, "no NCCL library found (searched the linker's cache and ld.so's system directories, "
 			"LD_LIBRARY_PATH, /usr/local/cuda*, conda and Python environments); --nccl-version X.Y predicts for "
 			"a version\n");
-		return;
+		goto findings;
 	}
 	settings = json_object_get(doc, "settings");
 	fprintf(out, "\nGID index each NCCL will use (");
@@ -329,6 +347,7 @@ static void print_text(FILE *out, const json_t *doc)
 		if (json_is_string(json_object_get(p, "fix")))
 			fprintf(out, "  fix: %s\n", str(p, "fix"));
 	}
+findings:
 	json_array_foreach(json_object_get(doc, "findings"), i, f) {
 		fprintf(out, "\n%s  %s  %s\n", str(f, "severity"), str(f, "id"), str(f, "message"));
 		if (json_is_string(json_object_get(f, "fix")))

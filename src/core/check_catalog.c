@@ -36,6 +36,9 @@ const struct check_id check_catalog[] = {
 	{ "nccl.ib_hca", "NCCL_IB_HCA, matched as NCCL does, against the HCAs here" },
 	{ "nccl.socket_ifname", "NCCL_SOCKET_IFNAME, when set, against the netdevs that are up with an address" },
 	{ "nccl.ib_disable", "NCCL_IB_DISABLE, when set, against the usable RoCE ports" },
+	{ "nccl.net_plugin", "NCCL_NET_PLUGIN, when set, against the net plugins found (NCCL's names: NAME, "
+	  "libnccl-net-NAME.so)" },
+	{ "nccl.unknown_name", "NCCL_* names NCCL does not read, one or two edits from one it does (a typo)" },
 };
 
 const size_t check_catalog_count = sizeof(check_catalog) / sizeof(check_catalog[0]);

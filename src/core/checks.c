@@ -9,8 +9,10 @@ void checks_run(const struct check_input *in, struct findings *out)
 	check_gpu_topology(in, out);
 	check_memlock(in, out);
 	check_firewall(in, out);
-	if (in->host->device_count == 0)
+	if (in->host->device_count == 0) {
+		check_nccl(in, out);   /* its rules that need no RDMA device: interfaces, plugin, names */
 		return;
+	}
 	check_ports(in, out);
 	check_netdevs(in, out);
 	check_gids(in, out);

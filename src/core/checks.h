@@ -70,6 +70,7 @@ void check_memlock(const struct check_input *in, struct findings *out);   /* mem
 void check_firewall(const struct check_input *in, struct findings *out);  /* firewall.* */
 void check_same_subnet(const struct check_input *in, struct findings *out);  /* net.same_subnet */
 void check_nccl(const struct check_input *in, struct findings *out);      /* nccl.* */
+void check_nccl_net_plugin(const struct check_input *in, struct findings *out);   /* nccl.net_plugin (nccl too) */
 void check_gpu_topology(const struct check_input *in, struct findings *out);
 void check_gpudirect(const struct check_input *in, struct findings *out);      /* gpu.peermem: peer memory or dma-buf */   /* gpu.rails, gpu.acs, ... */
 

@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "core/checks.h"
+#include "core/nccl_env_names.h"
 #include "core/nccl_hca_fix.h"
 #include "core/nccl_hca_syntax.h"
+#include "core/nccl_net_plugin.h"
 #include "util/text_append.h"
 
 bool nccl_hca_port_selected(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p)
@@ -118,8 +120,23 @@ static void check_ib_hca(const struct check_input *in, struct findings *out)
 
 	if (!findings_wanted(out, "nccl.ib_hca"))
 		return;
+	if (!s && h->device_count == 0)
+		return;   /* no HCA and none asked for: rdma.devices says the rest */
 	if (!s) {
 		finding_add(out, "nccl.ib_hca", SEVERITY_OK, "NCCL_IB_HCA", NULL, "unset: NCCL uses every HCA");
+		return;
+	}
+	if (h->device_count == 0) {
+		/* Nothing to match the names against: the job runs on TCP sockets whatever they say. */
+		snprintf(subject, sizeof(subject), "NCCL_IB_HCA (%s)", s->source);
+		if (s->origin == NCCL_FROM_FILE)
+			snprintf(fix, sizeof(fix), "sed -i '%ud' %s   # only if this node is meant to run NCCL over TCP; "
+				 "otherwise give it its RDMA device (see rdma.devices)", s->line, s->file);
+		else
+			snprintf(fix, sizeof(fix), "unset NCCL_IB_HCA   # in the job's launcher or shell, only if this node "
+				 "is meant to run NCCL over TCP; otherwise give it its RDMA device (see rdma.devices)");
+		finding_add(out, "nccl.ib_hca", SEVERITY_WARN, subject, fix, "NCCL_IB_HCA=%s names HCAs, but this node "
+			    "has no RDMA device: NCCL finds no IB device and falls back to TCP sockets", s->value);
 		return;
 	}
 	/* Judged as the newest NCCL on the node reads it; the others, where they read it otherwise, below. */
@@ -204,6 +221,15 @@ static const char *suggested_socket_if(const struct check_input *in)
 			if (!fallback)
 				fallback = nd->name;
 		}
+	/* No RoCE netdev (a host without RDMA): the first interface that is up with an address, as NCCL's own
+	 * default would take it */
+	for (size_t i = 0; !fallback && i < h->netdev_count; i++) {
+		const struct netdev *nd = &h->netdevs[i];
+
+		if (!loopback_or_docker(nd->name) && strcmp(nd->operstate, "up") == 0 &&
+		    (netdev_has_address(nd) || !nd->addrs_known))
+			return nd->name;
+	}
 	return fallback;
 }
 
@@ -212,7 +238,7 @@ static void check_socket_ifname(const struct check_input *in, struct findings *o
 	const struct host *h = in->host;
 	const struct nccl_setting *s = nccl_conf_get(in->nccl, "NCCL_SOCKET_IFNAME");
 	struct nccl_if_list list;
-	size_t good = 0, bad = 0, unknown = 0;
+	size_t good = 0, bad = 0, unknown = 0, named = 0;
 	char line[128], fix[600], subject[340], names[256] = "";
 	const char *suggest = suggested_socket_if(in);
 
@@ -223,6 +249,7 @@ static void check_socket_ifname(const struct check_input *in, struct findings *o
 		const struct netdev *nd = &h->netdevs[i];
 		size_t len = strlen(names);
 
+		named += nccl_if_list_selects(&list, nd->name, -1);
 		if (!nccl_if_list_selects(&list, nd->name, -1) || (strcmp(nd->operstate, "up") != 0 && !loopback_or_docker(nd->name)))
 			continue;
 		snprintf(names + len, sizeof(names) - len, "%s%s", len ? "," : "", nd->name);
@@ -245,10 +272,13 @@ static void check_socket_ifname(const struct check_input *in, struct findings *o
 	else if (bad)
 		finding_add(out, "nccl.socket_ifname", SEVERITY_FAIL, subject, fix, "NCCL_SOCKET_IFNAME=%s matches only "
 			    "%s: other nodes cannot reach this one there", s->value, names);
+	else if (!named)
+		finding_add(out, "nccl.socket_ifname", SEVERITY_FAIL, subject, fix, "NCCL_SOCKET_IFNAME=%s matches no "
+			    "interface of this node: NCCL finds no bootstrap interface and fails", s->value);
 	else
 		finding_add(out, "nccl.socket_ifname", SEVERITY_FAIL, subject, fix, "NCCL_SOCKET_IFNAME=%s matches no "
-			    "up interface with an address%s%s", s->value, names[0] ? " (up but no address: " : "",
-			    names[0] ? names : "");
+			    "up interface with an address%s%s%s", s->value, names[0] ? " (up but no address: " : "",
+			    names[0] ? names : "", names[0] ? ")" : "");
 }
 
 static void check_ib_disable(const struct check_input *in, struct findings *out)
@@ -273,6 +303,62 @@ static void check_ib_disable(const struct check_input *in, struct findings *out)
 		    n ? " while usable RoCE ports exist: " : "", n ? usable + 1 : "");
 }
 
+/* A plugin NCCL cannot open is logged at INFO and skipped: the job runs on NCCL's own transports instead of the
+ * one it was set up for (EFA through aws-ofi, a vendor's NIC), with nothing in its output to say so. */
+void check_nccl_net_plugin(const struct check_input *in, struct findings *out)
+{
+	const struct nccl_setting *s = nccl_conf_get(in->nccl, "NCCL_NET_PLUGIN");
+	char entry[256], tried[600], found[NCCL_LIB_PATH_MAX], fix[1200], subject[340];
+	size_t missing;
+
+	if (!findings_wanted(out, "nccl.net_plugin") || !s || !in->nccl_libs)
+		return;
+	snprintf(subject, sizeof(subject), "NCCL_NET_PLUGIN (%s)", s->source);
+	missing = nccl_net_plugin_missing(s->value, in->nccl_libs, entry, sizeof(entry), tried, sizeof(tried), found,
+					  sizeof(found));
+	if (!missing) {
+		finding_add(out, "nccl.net_plugin", SEVERITY_OK, subject, NULL, "NCCL_NET_PLUGIN=%s%s%s", s->value,
+			    found[0] ? ": found " : ": no plugin", found[0] ? found : " loaded");
+		return;
+	}
+	if (s->origin == NCCL_FROM_FILE)
+		snprintf(fix, sizeof(fix), "sed -i '%ud' %s   # or install %s where the loader finds it (a directory of "
+			 "LD_LIBRARY_PATH, or /etc/ld.so.conf.d/ and ldconfig)", s->line, s->file,
+			 strchr(tried, ' ') ? strchr(tried, ' ') + 1 : tried);
+	else
+		snprintf(fix, sizeof(fix), "unset NCCL_NET_PLUGIN   # in the job's launcher or shell; or install %s "
+			 "where the loader finds it (a directory of LD_LIBRARY_PATH, or /etc/ld.so.conf.d/ and ldconfig)",
+			 strchr(tried, ' ') ? strchr(tried, ' ') + 1 : tried);
+	finding_add(out, "nccl.net_plugin", SEVERITY_WARN, subject, fix, "NCCL_NET_PLUGIN=%s: the plugin %s is not on "
+		    "this node (NCCL tries %s; none was found by the linker's cache, LD_LIBRARY_PATH or beside an "
+		    "NCCL): NCCL logs \"NET/Plugin: Could not find\" and runs on its own IB or socket transport",
+		    s->value, entry, tried);
+}
+
+/* A name one or two edits from a variable NCCL reads: NCCL ignores it without a word. */
+static void check_not_read(const struct check_input *in, struct findings *out)
+{
+	char fix[1400], subject[440];
+
+	if (!findings_wanted(out, "nccl.unknown_name"))
+		return;
+	for (size_t i = 0; i < in->nccl->not_read_count; i++) {
+		const struct nccl_setting *s = &in->nccl->not_read[i];
+		const char *near = nccl_env_name_nearest(s->name);
+
+		if (!near)
+			continue;   /* an image's label (NCCL_VERSION) or another tool's variable, no typo */
+		snprintf(subject, sizeof(subject), "%s (%s)", s->name, s->source);
+		if (s->origin == NCCL_FROM_FILE)
+			snprintf(fix, sizeof(fix), "sed -i '%us|^%s=|%s=|' %s", s->line, s->name, near, s->file);
+		else
+			snprintf(fix, sizeof(fix), "unset %s; export %s=%s   # in the job's launcher or shell", s->name,
+				 near, s->value);
+		finding_add(out, "nccl.unknown_name", SEVERITY_WARN, subject, fix, "%s=%s is not a variable NCCL reads "
+			    "(NCCL ignores it without a word): did you mean %s?", s->name, s->value, near);
+	}
+}
+
 void check_nccl(const struct check_input *in, struct findings *out)
 {
 	if (!in->nccl)
@@ -280,4 +366,6 @@ void check_nccl(const struct check_input *in, struct findings *out)
 	check_ib_hca(in, out);
 	check_socket_ifname(in, out);
 	check_ib_disable(in, out);
+	check_nccl_net_plugin(in, out);
+	check_not_read(in, out);
 }

@@ -109,6 +109,8 @@ int system_from_check_input(const struct check_input *in, char *const *envp, str
 	if ((out->nccl_read = in->nccl != NULL)) {
 		out->nccl = *in->nccl;
 		out->nccl.items = copy_array(in->nccl->items, in->nccl->count, sizeof(*in->nccl->items), &ok);
+		out->nccl.not_read = copy_array(in->nccl->not_read, in->nccl->not_read_count, sizeof(*in->nccl->not_read),
+						&ok);
 	}
 	if ((out->reg_read = in->reg != NULL))
 		out->reg = *in->reg;

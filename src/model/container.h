@@ -5,9 +5,11 @@
 
 
 struct container_info {
-	char kind[32];       /* "docker", "podman", "kubernetes", "containerd", "lxc", "systemd-nspawn", or
-	                        another value of container=; empty when nothing says we are in one */
-	char evidence[64];   /* where it was seen: "/.dockerenv", "/proc/1/cgroup", "/proc/1/environ" */
+	char kind[32];       /* "docker", "podman", "kubernetes", "containerd", "lxc", "systemd-nspawn", another value
+	                        of container=, or "container"; empty when nothing a runtime sets up says we are in one */
+	char evidence[192];  /* what said so, comma-separated: "/proc/1/cgroup (docker)", "/proc/1/mountinfo (overlay
+	                        root in /var/lib/docker/)", "/.dockerenv"; with kind empty, "/.dockerenv alone (...)"
+	                        or empty */
 };
 
 #endif

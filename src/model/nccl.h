@@ -23,6 +23,10 @@ struct nccl_setting {
 struct nccl_conf {
 	struct nccl_setting *items;  /* environment, then the user file, then /etc/nccl.conf, each in order */
 	size_t count;
+	/* NCCL_* names no NCCL reads (an image's NCCL_VERSION label, a typo), in the same order: moved here from
+	 * items by core/nccl_env_names.h; NULL when none */
+	struct nccl_setting *not_read;
+	size_t not_read_count;
 	char user_file[256];         /* NCCL_CONF_FILE, or $HOME/.nccl.conf; empty when neither applies */
 	bool user_file_read, system_file_read;
 };

@@ -57,7 +57,7 @@ struct pci_function {
 	 * without the function itself), root port first. */
 	char chain[PCI_CHAIN_MAX][PCI_ADDRESS_LEN];
 	size_t chain_len;
-	int numa_node;            /* -1: unknown (sysfs says -1 on one-node and virtual machines) */
+	int numa_node;            /* -1: unknown (sysfs -1 with several nodes; with one node online the probe puts it here) */
 	char cpulist[64];         /* local_cpulist, empty when unknown */
 	struct pci_link link;
 };

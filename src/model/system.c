@@ -24,6 +24,7 @@ void system_free(struct system_state *s)
 	free(s->pci.functions);
 	free(s->pci.bridges);
 	free(s->nccl.items);
+	free(s->nccl.not_read);
 	nccl_libs_free(&s->nccl_libs);
 	free(s->env);
 	notes_free(&s->warnings);

@@ -425,19 +425,12 @@ static json_t *gpudirect_to_json(const struct system_state *s)
 	return finished(o, ok);
 }
 
-static json_t *nccl_to_json(const struct system_state *s)
+static bool settings_to_json(json_t *list, const struct nccl_setting *items, size_t count)
 {
-	json_t *o, *list = NULL;
-	bool ok;
+	bool ok = list != NULL;
 
-	if (!s->nccl_read)
-		return json_null();
-	o = json_object();
-	ok = o && put(o, "settings", list = json_array()) && put(o, "user_file", string_or_null(s->nccl.user_file)) &&
-	     put(o, "user_file_read", json_boolean(s->nccl.user_file_read)) &&
-	     put(o, "system_file_read", json_boolean(s->nccl.system_file_read));
-	for (size_t i = 0; ok && i < s->nccl.count; i++) {
-		const struct nccl_setting *n = &s->nccl.items[i];
+	for (size_t i = 0; ok && i < count; i++) {
+		const struct nccl_setting *n = &items[i];
 		bool file = n->origin == NCCL_FROM_FILE;
 		json_t *j = json_object();
 
@@ -449,6 +442,23 @@ static json_t *nccl_to_json(const struct system_state *s)
 						    put(j, "source", required(n->source)) &&
 						    put(j, "effective", json_boolean(n->effective))));
 	}
+	return ok;
+}
+
+static json_t *nccl_to_json(const struct system_state *s)
+{
+	json_t *o, *list = NULL, *not_read = NULL;
+	bool ok;
+
+	if (!s->nccl_read)
+		return json_null();
+	o = json_object();
+	ok = o && put(o, "settings", list = json_array()) && put(o, "not_read", not_read = json_array()) &&
+	     put(o, "user_file", string_or_null(s->nccl.user_file)) &&
+	     put(o, "user_file_read", json_boolean(s->nccl.user_file_read)) &&
+	     put(o, "system_file_read", json_boolean(s->nccl.system_file_read));
+	ok = ok && settings_to_json(list, s->nccl.items, s->nccl.count) &&
+	     settings_to_json(not_read, s->nccl.not_read, s->nccl.not_read_count);
 	return finished(o, ok);
 }
 
@@ -1487,7 +1497,8 @@ static int read_setting(struct reader *r, const struct jnode *j, void *element, 
 	return ret;
 }
 
-static const char *const nccl_members[] = { "settings", "user_file", "user_file_read", "system_file_read" };
+static const char *const nccl_members[] = { "settings", "not_read", "user_file", "user_file_read",
+					     "system_file_read" };
 
 static int read_nccl(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
@@ -1502,6 +1513,13 @@ static int read_nccl(struct reader *r, const struct jnode *doc, struct system_st
 	ret = read_entries(r, o, "settings", NCCL_SETTINGS_MAX, sizeof(*s->nccl.items), &items, &s->nccl.count,
 			   read_setting, NULL);
 	s->nccl.items = items;
+	/* not_read: absent in a snapshot of a roce-doctor before it (its settings may hold such names) */
+	if (ret == 0 && jnode_object_get(o, "not_read")) {
+		items = NULL;
+		ret = read_entries(r, o, "not_read", NCCL_SETTINGS_MAX, sizeof(*s->nccl.not_read), &items,
+				   &s->nccl.not_read_count, read_setting, NULL);
+		s->nccl.not_read = items;
+	}
 	if (ret == 0)
 		ret = read_string(r, o, "user_file", true, s->nccl.user_file, sizeof(s->nccl.user_file));
 	if (ret == 0)

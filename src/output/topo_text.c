@@ -30,6 +30,14 @@ static void join(const json_t *list, char *buf, size_t size)
 	}
 }
 
+/* "32.0 GT/s PCIe" as "32.0 GT/s": how long the speed is without the kernel's " PCIe". */
+static int speed_len(const char *s)
+{
+	const char *pcie = strstr(s, " PCIe");
+
+	return pcie ? (int)(pcie - s) : (int)strlen(s);
+}
+
 static void link_text(const json_t *link, char *buf, size_t size)
 {
 	const json_t *cw = json_object_get(link, "current_width"), *mw = json_object_get(link, "max_width");
@@ -41,15 +49,15 @@ static void link_text(const json_t *link, char *buf, size_t size)
 		return;
 	}
 	if (json_is_true(json_object_get(link, "degraded")))
-		snprintf(buf, size, "%.*s x%lld of %.*s x%lld (below capability)", (int)strcspn(cs, "P") - 1, cs,
-			 json_integer_value(cw), ms ? (int)strcspn(ms, "P") - 1 : 1, ms ? ms : "-", json_integer_value(mw));
+		snprintf(buf, size, "%.*s x%lld of %.*s x%lld (below capability)", speed_len(cs), cs,
+			 json_integer_value(cw), ms ? speed_len(ms) : 1, ms ? ms : "-", json_integer_value(mw));
 	else
-		snprintf(buf, size, "%.*s x%lld", (int)strcspn(cs, "P") - 1, cs, json_integer_value(cw));
+		snprintf(buf, size, "%.*s x%lld", speed_len(cs), cs, json_integer_value(cw));
 }
 
 static void print_matrix(FILE *out, const json_t *gpus, const json_t *nics)
 {
-	size_t ncols = json_array_size(nics) + 4, c = 0, i;
+	size_t ncols = json_array_size(nics) + 5, c = 0, i;
 	struct column *cols = calloc(ncols, sizeof(*cols));
 	char (*keys)[80] = calloc(json_array_size(nics), sizeof(*keys));
 	json_t *rows = json_array(), *g, *n;
@@ -63,6 +71,7 @@ static void print_matrix(FILE *out, const json_t *gpus, const json_t *nics)
 	}
 	cols[c++] = (struct column){ "numa_node", "NUMA" };
 	cols[c++] = (struct column){ "cpulist", "CPU_AFFINITY" };
+	cols[c++] = (struct column){ "link_text", "LINK" };
 	cols[c++] = (struct column){ "nearest_text", "NEAREST_NIC" };
 	json_array_foreach(gpus, i, g) {
 		const json_t *rel = json_object_get(g, "relations");
@@ -76,6 +85,8 @@ static void print_matrix(FILE *out, const json_t *gpus, const json_t *nics)
 			json_object_set(row, keys[k], json_object_get(json_array_get(rel, k), "relation"));
 		json_object_set(row, "numa_node", json_object_get(g, "numa_node"));
 		json_object_set(row, "cpulist", json_object_get(g, "cpulist"));
+		link_text(json_object_get(g, "link"), text, sizeof(text));
+		json_object_set_new(row, "link_text", json_string(text));
 		join(json_object_get(g, "nearest"), text, sizeof(text));
 		if (text[0])
 			json_object_set_new(row, "nearest_text", json_sprintf("%s (%s)", text, str(g, "nearest_relation")));

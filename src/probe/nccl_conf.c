@@ -199,5 +199,6 @@ int nccl_conf_read(const struct rootfs *root, char *const *envp, const char *hom
 void nccl_conf_free(struct nccl_conf *conf)
 {
 	free(conf->items);
+	free(conf->not_read);
 	memset(conf, 0, sizeof(*conf));
 }

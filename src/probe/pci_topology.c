@@ -12,6 +12,7 @@
 
 #include "probe/gpu.h"
 #include "probe/pci_config.h"
+#include "probe/text_file.h"
 
 #define RDMA_DEVICES_MAX 1024
 
@@ -285,6 +286,37 @@ static int add_nics(const struct rootfs *root, struct pci_topology *t, char **di
 	return ret;
 }
 
+/* The kernel writes numa_node -1 (NUMA_NO_NODE) when the firmware gives no proximity for a device, which is the
+ * rule on one-node machines and VMs without an SRAT; with exactly one node online every device is on it, as
+ * nvidia-smi and numactl say. With several nodes (or none listed: a tree that did not capture them) -1 stays
+ * unknown. */
+static void one_node_numa(const struct rootfs *root, struct pci_topology *t)
+{
+	char **names = NULL, *end;
+	size_t count = 0, nodes = 0;
+	long only = -1;
+
+	if (dir_names(root, "sys/devices/system/node", "", 4096, &names, &count) < 0) {
+		names_free(names, count);
+		return;
+	}
+	for (size_t i = 0; i < count; i++) {
+		long n;
+
+		if (strncmp(names[i], "node", 4) != 0 || !isdigit((unsigned char)names[i][4]))
+			continue;
+		n = strtol(names[i] + 4, &end, 10);
+		if (*end || n < 0 || n >= 65536)
+			continue;
+		nodes++;
+		only = n;
+	}
+	names_free(names, count);
+	for (size_t i = 0; nodes == 1 && i < t->count; i++)
+		if (t->functions[i].numa_node < 0)
+			t->functions[i].numa_node = (int)only;
+}
+
 int pci_topology_read(const struct rootfs *root, struct pci_topology *out, struct notes *notes)
 {
 	char **dirs = calloc(PCI_FUNCTIONS_MAX, sizeof(*dirs));   /* each function's sysfs directory */
@@ -323,6 +355,7 @@ int pci_topology_read(const struct rootfs *root, struct pci_topology *out, struc
 		return ret;
 	}
 	qsort(out->bridges, out->bridge_count, sizeof(*out->bridges), compare_bridges);
+	one_node_numa(root, out);
 	return 0;
 }
 

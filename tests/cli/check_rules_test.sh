@@ -30,7 +30,7 @@ run --root "$FIX/check-fresh" check --only memlock
 result "check-fresh under --root: memlock.limit fails without naming the ibv_reg_mr that never ran" $?
 
 # ---- --only/--skip: a selection that matches nothing is a usage error naming the known ids ----
-bad "check --only nope: exit 64 naming the known ids" 64 "--only 'nope' matches no check id \(known ids: rdma.devices, .*nccl.ib_disable\)" \
+bad "check --only nope: exit 64 naming the known ids" 64 "--only 'nope' matches no check id \(known ids: rdma.devices, .*nccl.ib_disable, nccl.net_plugin, nccl.unknown_name\)" \
 	-- --root "$FIX/cx6lx-2port" check --only nope
 bad "check --skip no.such.id: exit 64 naming the known ids" 64 "--skip 'no.such.id' matches no check id \(known ids: .*memlock.limit" \
 	-- --root "$FIX/cx6lx-2port" check --skip no.such.id

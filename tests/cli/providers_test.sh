@@ -47,7 +47,9 @@ result "every other fixture: ok for each device, nothing without RDMA devices" $
 
 # ---- what the rule says in other trees ----
 t=$scratch/t
-cp -a "$NOPROV" "$t" && touch "$t/.dockerenv"
+# a docker container: its cgroup path names docker (cgroup v1, or v2 without a namespace); /.dockerenv beside it
+cp -a "$NOPROV" "$t" && touch "$t/.dockerenv" && mkdir -p "$t/proc/1" &&
+	echo '0::/system.slice/docker-4c1f0a7e2b9d.scope' >"$t/proc/1/cgroup"
 run --root "$t" check --only verbs.provider
 [ "$rc" -eq 2 ] && grep -q 'fix: apt-get install ibverbs-providers   # in the docker image' "$out" &&
 	grep -q '^              *docker run -v /etc/libibverbs.d:/etc/libibverbs.d:ro \.\.\.   # or the host' "$out"

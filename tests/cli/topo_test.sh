@@ -13,7 +13,7 @@ py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 i
 D="$FIX/dgx-h100"
 # ---- the DGX H100-like host: each GPU PIX to its own NIC, PXB to its neighbour's, NODE/SYS beyond ----
 expect "dgx-h100: GPU2's row as nvidia-smi prints it" 0 \
-	'^GPU2 +NODE +NODE +PIX +PXB +SYS +SYS +SYS +SYS +NODE +SYS +0 +0-55,112-167 +mlx5_2 \(PIX\)$' -- --root "$D" topo
+	'^GPU2 +NODE +NODE +PIX +PXB +SYS +SYS +SYS +SYS +NODE +SYS +0 +0-55,112-167 +32\.0 GT/s x16 +mlx5_2 \(PIX\)$' -- --root "$D" topo
 [ ! -s "$err" ]; result "dgx-h100: no warning (every bridge config is whole)" $?
 grep -qE '^GPU7 +SYS +SYS +SYS +SYS +NODE +NODE +PXB +PIX +SYS +NODE +1 ' "$out"; result "dgx-h100: GPU7 on NUMA 1" $?
 grep -qE '^mlx5_8 +0000:04:00\.0 +0 +32\.0 GT/s x16 +front-end \(no GPU.s nearest\)$' "$out"
@@ -37,17 +37,31 @@ result "dgx-h100 --json: one NIC link degraded" $?
 
 # ---- GB10-like: one port presented as two PCI functions ----
 expect "gb10-twin: the GPU's nearest are all four functions, NODE" 0 \
-	'^GPU0 +NODE +NODE +NODE +NODE +0 +0-19 +roceP2p1s0f0,roceP2p1s0f1,rocep1s0f0,rocep1s0f1 \(NODE\)$' -- --root "$FIX/gb10-twin" topo
+	'^GPU0 +NODE +NODE +NODE +NODE +0 +0-19 +32\.0 GT/s x16 +roceP2p1s0f0,roceP2p1s0f1,rocep1s0f0,rocep1s0f1 \(NODE\)$' -- --root "$FIX/gb10-twin" topo
 grep -qE '^rocep1s0f0 +0000:01:00\.0 +0 +32\.0 GT/s x4 +rail of GPU0, twin of roceP2p1s0f0$' "$out" &&
 	grep -qE '^roceP2p1s0f1 +0002:01:00\.1 .*twin of rocep1s0f1$' "$out"
 result "gb10-twin: each port's two functions are twins" $?
 
-# ---- the real H100 VM: flat, no NIC, NUMA unknown ----
-expect "h100-vm: GPU0 on the root bus, no NIC, NUMA -" 0 '^GPU0 +- +0-15 +-$' -- --root "$FIX/h100-vm" topo
+# ---- the real H100 VM: flat, no NIC; numa_node -1 with one node online (node0) is node 0, as nvidia-smi says ----
+expect "h100-vm: GPU0 on the root bus, no NIC, NUMA 0 (the one node), its PCIe link" 0 \
+	'^GPU0 +0 +0-15 +32\.0 GT/s x16 +-$' -- --root "$FIX/h100-vm" topo
+grep -qE '^ +NUMA +CPU AFFINITY +LINK +NEAREST NIC$' "$out"; result "h100-vm: the matrix has a LINK column" $?
 grep -qx 'no RDMA NICs' "$out" && [ ! -s "$err" ]; result "h100-vm: says there is no RDMA NIC, no warning" $?
 run --root "$FIX/h100-vm" --json topo
-py 'd["gpus"][0]["pci_address"] == "0000:00:06.0" and d["gpus"][0]["bridges"] == [] and d["gpus"][0]["host_bridge"] == "pci0000:00" and d["gpus"][0]["numa_node"] is None and d["gpus"][0]["nearest"] == [] and d["gpus"][0]["nearest_relation"] is None and d["nics"] == []'
-result "h100-vm --json: flat, numa_node null, nothing nearest" $?
+py 'd["gpus"][0]["pci_address"] == "0000:00:06.0" and d["gpus"][0]["bridges"] == [] and d["gpus"][0]["host_bridge"] == "pci0000:00" and d["gpus"][0]["numa_node"] == 0 and d["gpus"][0]["nearest"] == [] and d["gpus"][0]["nearest_relation"] is None and d["nics"] == []'
+result "h100-vm --json: flat, numa_node 0, nothing nearest" $?
+# two nodes online: -1 stays unknown (which of the two is not said anywhere)
+cp -a "$FIX/h100-vm" "$scratch/vm2"
+mkdir "$scratch/vm2/sys/devices/system/node/node1"
+expect "h100-vm with two NUMA nodes: numa_node -1 stays -" 0 '^GPU0 +- +0-15 +32\.0 GT/s x16 +-$' -- --root "$scratch/vm2" topo
+# a GPU trained below its capability: the matrix flags it, and the line below says so
+cp -a "$FIX/h100-vm" "$scratch/vm8"
+G="$scratch/vm8/sys/devices/pci0000:00/0000:00:06.0"
+chmod u+w "$G/current_link_width" "$G/current_link_speed"
+echo 8 >"$G/current_link_width"
+echo '16.0 GT/s PCIe' >"$G/current_link_speed"
+expect "h100-vm at x8: the matrix shows the link below its capability" 0 \
+	'^GPU0 +0 +0-15 +16\.0 GT/s x8 of 32\.0 GT/s x16 \(below capability\) +-$' -- --root "$scratch/vm8" topo
 
 # ---- hosts without GPUs or without anything ----
 expect "eight-hca: no GPUs, NICs listed" 0 '^no NVIDIA GPUs$' -- --root "$FIX/eight-hca" topo

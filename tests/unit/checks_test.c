@@ -988,7 +988,8 @@ static void nccl_socket_ifname_and_ib_disable(void)
 	set_nccl(&conf, items, 2);
 	f = run_input(&in);
 	it = first_of(&f, "nccl.socket_ifname", SEVERITY_FAIL);
-	CHECK(it && strstr(it->message, "matches no up interface") && strcmp(it->fix, "export NCCL_SOCKET_IFNAME==ens19f0np0") == 0);
+	CHECK(it && strstr(it->message, "matches no interface of this node") &&
+	      strcmp(it->fix, "export NCCL_SOCKET_IFNAME==ens19f0np0") == 0);
 	it = first_of(&f, "nccl.ib_disable", SEVERITY_WARN);
 	CHECK(it && strstr(it->message, "mlx5_0:1,mlx5_1:1") && strstr(it->fix, "unset NCCL_IB_DISABLE"));
 	findings_free(&f);
@@ -996,6 +997,11 @@ static void nccl_socket_ifname_and_ib_disable(void)
 	f = run_input(&in);
 	it = first_of(&f, "nccl.socket_ifname", SEVERITY_FAIL);
 	CHECK(it && strstr(it->message, "matches only lo"));
+	findings_free(&f);
+	snprintf(items[0].value, sizeof(items[0].value), "eno");
+	f = run_input(&in);
+	it = first_of(&f, "nccl.socket_ifname", SEVERITY_FAIL);
+	CHECK(it && strstr(it->message, "matches no up interface with an address (up but no address: eno1)"));
 	findings_free(&f);
 	snprintf(items[0].value, sizeof(items[0].value), "ens19f0");
 	snprintf(items[1].value, sizeof(items[1].value), "0");

@@ -419,7 +419,7 @@ static void user_live_is_who_we_run_as(void)
 	rootfs_close(&root);
 }
 
-static void container_docker_from_dockerenv(void)
+static void container_docker_from_overlay_root(void)
 {
 	struct container_info c;
 	struct probe_root r;
@@ -428,7 +428,49 @@ static void container_docker_from_dockerenv(void)
 		return;
 	CHECK(container_detect(&r.root, &c) == 0);
 	CHECK_STR(c.kind, "docker");
-	CHECK_STR(c.evidence, "/.dockerenv");
+	CHECK_STR(c.evidence, "/proc/1/mountinfo (overlay root in /var/lib/docker/), /.dockerenv");
+	probe_root_done(&r);
+}
+
+/* The real GPU VM: its root came from a docker image (/.dockerenv) but nothing a runtime sets up is there. */
+static void container_none_from_dockerenv_alone(void)
+{
+	struct container_info c;
+	struct probe_root r;
+
+	if (!probe_root_fixture(&r, "h100-vm"))
+		return;
+	CHECK(container_detect(&r.root, &c) == 0);
+	CHECK_STR(c.kind, "");
+	CHECK(strncmp(c.evidence, "/.dockerenv alone", 17) == 0);
+	probe_root_done(&r);
+}
+
+static void container_pid1_init_and_mountinfo(void)
+{
+	struct container_info c;
+	struct probe_root r;
+
+	if (!probe_root_tree(&r))
+		return;
+	TREE_PUT(&r.tree, "proc/1/comm", "tini\n");
+	CHECK(container_detect(&r.root, &c) == 0);
+	CHECK_STR(c.kind, "container");
+	CHECK_STR(c.evidence, "/proc/1/comm (tini)");
+	TREE_PUT(&r.tree, ".dockerenv", "");
+	CHECK(container_detect(&r.root, &c) == 0);
+	CHECK_STR(c.kind, "docker");
+	CHECK_STR(c.evidence, "/proc/1/comm (tini), /.dockerenv");
+	/* an overlay root of a live image is no runtime's; the last mount of "/" counts */
+	TREE_PUT(&r.tree, "proc/1/comm", "systemd\n");
+	TREE_PUT(&r.tree, "proc/1/mountinfo", "1 0 0:30 / / rw - overlay overlay rw,lowerdir=/run/live/rootfs\n");
+	CHECK(container_detect(&r.root, &c) == 0);
+	CHECK_STR(c.kind, "");
+	TREE_PUT(&r.tree, "proc/1/mountinfo", "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n"
+		 "2 1 0:30 / / rw master:1 - overlay overlay rw,lowerdir=/var/lib/containerd/io.containerd.snapshotter."
+		 "v1.overlayfs/snapshots/7/fs\n");
+	CHECK(container_detect(&r.root, &c) == 0);
+	CHECK_STR(c.kind, "containerd");
 	probe_root_done(&r);
 }
 
@@ -454,14 +496,14 @@ static void container_kind_from_environ_containerenv_and_cgroup(void)
 	TREE_PUT(&r.tree, "proc/1/cgroup", "12:pids:/kubepods/besteffort/pod1234/abcdef\n0::/\n");
 	CHECK(container_detect(&r.root, &c) == 0);
 	CHECK_STR(c.kind, "kubernetes");
-	CHECK_STR(c.evidence, "/proc/1/cgroup");
+	CHECK_STR(c.evidence, "/proc/1/cgroup (kubepods)");
 	TREE_PUT(&r.tree, "run/.containerenv", "");
 	CHECK(container_detect(&r.root, &c) == 0);
 	CHECK_STR(c.kind, "podman");
 	TREE_PUT(&r.tree, "proc/1/environ", "PATH=/usr/bin\0container=systemd-nspawn\0TERM=xterm\0");
 	CHECK(container_detect(&r.root, &c) == 0);
 	CHECK_STR(c.kind, "systemd-nspawn");
-	CHECK_STR(c.evidence, "/proc/1/environ");
+	CHECK_STR(c.evidence, "/proc/1/environ (container=systemd-nspawn), /run/.containerenv, /proc/1/cgroup (kubepods)");
 	probe_root_done(&r);
 }
 
@@ -511,7 +553,9 @@ int main(int argc, char **argv)
 	RUN(systemd_manager_running_absent_or_unknown);
 	RUN(user_from_root_files_with_groups);
 	RUN(user_live_is_who_we_run_as);
-	RUN(container_docker_from_dockerenv);
+	RUN(container_docker_from_overlay_root);
+	RUN(container_none_from_dockerenv_alone);
+	RUN(container_pid1_init_and_mountinfo);
 	RUN(container_none_on_the_host);
 	RUN(container_kind_from_environ_containerenv_and_cgroup);
 	TAP_DONE();
