@@ -23,7 +23,8 @@ struct compare_owned {
 	struct compare_board *boards;
 	struct compare_setting *nccl;
 	struct compare_check *checks;
-	size_t provider_count, board_count, nccl_count, check_count;   /* how many of each were filled */
+	struct compare_nccl_lib *nccl_libs;
+	size_t provider_count, board_count, nccl_count, check_count, nccl_lib_count;   /* how many were filled */
 };
 
 struct compare_batch;

@@ -12,6 +12,8 @@
 
 #define COMPARE_NAMES_SHOWN 8    /* node names listed before "+N more" */
 #define COMPARE_GROUPS_SHOWN 6   /* odd values described before "+N more values" */
+#define NCCL_WHAT_MAX 600        /* "NCCL at PATH" */
+#define PLURAL_NODES(n) ((n) == 1 ? "node" : "nodes")
 
 struct compare_ctx {
 	const struct compare_node *nodes;
@@ -85,6 +87,7 @@ int compare_reference_host(const struct compare_ctx *c, const struct host **ref)
 
 /* The rules, by area. Each returns 0 or -ENOMEM. */
 int compare_software(const struct compare_ctx *c);
+int compare_nccl_libs(const struct compare_ctx *c);   /* compare.nccl_version, run by compare_software */
 int compare_hcas(const struct compare_ctx *c);
 int compare_ports(const struct compare_ctx *c);
 int compare_gid(const struct compare_ctx *c);

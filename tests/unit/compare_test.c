@@ -28,6 +28,18 @@ static const struct compare_setting nccl_odd[] = { { "NCCL_IB_HCA", "mlx5_0", "e
 static const struct compare_setting nccl_extra[] = { { "NCCL_IB_HCA", "mlx5", "environment" },
 						     { "NCCL_SOCKET_IFNAME", "eth0", "/etc/nccl.conf" },
 						     { "NCCL_NET_GDR_LEVEL", "0", "/home/tutu/.nccl.conf" } };
+static const struct compare_nccl_lib nccl_libs[] = {
+	{ "/usr/lib/x86_64-linux-gnu/libnccl.so.2", "2.21.5", "dpkg", "libnccl2", "2.21.5-1+cuda12.4",
+	  "the linker's cache (/etc/ld.so.cache)", false },
+	{ "/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "2.21.5", "pip",
+	  "nvidia-nccl-cu12", "2.21.5", "venv /opt/torch/.venv", false },
+};
+static const struct compare_nccl_lib nccl_libs_old[] = {
+	{ "/usr/lib/x86_64-linux-gnu/libnccl.so.2", "2.18.3", "dpkg", "libnccl2", "2.18.3-1+cuda12.2",
+	  "the linker's cache (/etc/ld.so.cache)", false },
+	{ "/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "2.21.5", "pip",
+	  "nvidia-nccl-cu12", "2.21.5", "venv /opt/torch/.venv", false },
+};
 static const struct compare_check memlock_fails[] = { { "memlock.limit", SEVERITY_FAIL }, { "port.state", SEVERITY_OK } };
 
 /* A set of nodes and the hosts they own (cloned from the fixture to be changed). */
@@ -129,7 +141,8 @@ static void world_init(struct world *w, size_t n)
 		*node = (struct compare_node){
 			.hostname = w->names[i], .file = w->files[i], .host = &fixture, .kernel = "6.8.0-45-generic",
 			.rdma_core = "50.0", .providers = providers, .provider_count = 2, .providers_known = true,
-			.boards = boards, .board_count = board_count, .nccl_version = "2.21.5", .nccl = nccl_env,
+			.boards = boards, .board_count = board_count, .nccl_libs = nccl_libs, .nccl_lib_count = 2,
+			.nccl_libs_known = true, .nccl = nccl_env,
 			.nccl_count = 2, .nccl_known = true, .memlock_kind = COMPARE_MEMLOCK_UNLIMITED, .firewall = "none",
 			.checks_known = true,
 		};
@@ -284,7 +297,7 @@ static void compare_names_odd_software(void)
 	w.nodes[2].kernel = w.nodes[5].kernel = "6.5.0-1-generic";
 	w.nodes[1].rdma_core = "47.0";
 	w.nodes[3].providers = providers_old;
-	w.nodes[6].nccl_version = "2.18.3";
+	w.nodes[6].nccl_libs = nccl_libs_old;
 	w.nodes[4].firewall = "firewalld";
 	w.nodes[0].memlock_kind = COMPARE_MEMLOCK_BYTES;
 	w.nodes[0].memlock_bytes = 65536;
@@ -297,7 +310,9 @@ static void compare_names_odd_software(void)
 	CHECK(names_exactly(&w, "compare.providers", ",b04,"));
 	CHECK(message_has(&w, "compare.providers", "efa=50.0,mlx5=47.0 on b04"));
 	CHECK(names_exactly(&w, "compare.nccl_version", ",b07,"));
-	CHECK(fix_has(&w, "compare.nccl_version", "nvidia-nccl-cu12==2.21.5"));
+	CHECK(message_has(&w, "compare.nccl_version", "NCCL at /usr/lib/x86_64-linux-gnu/libnccl.so.2"));
+	CHECK(message_has(&w, "compare.nccl_version", "2.18.3 on b07"));
+	CHECK(fix_has(&w, "compare.nccl_version", "`apt install libnccl2=2.21.5-1+cuda12.4`"));
 	CHECK(names_exactly(&w, "compare.firewall", ",b05,"));
 	CHECK(fix_has(&w, "compare.firewall", "4791/udp"));
 	CHECK(names_exactly(&w, "compare.memlock", ",b01,"));
@@ -651,7 +666,8 @@ static void compare_ten_thousand_nodes(void)
 		nodes[i] = (struct compare_node){
 			.hostname = names[i], .host = h, .kernel = "6.8.0-45-generic", .rdma_core = "50.0",
 			.providers = providers, .provider_count = 2, .providers_known = true, .boards = boards,
-			.board_count = board_count, .nccl_version = "2.21.5", .gid_index_pinned = "3",
+			.board_count = board_count, .nccl_libs = nccl_libs, .nccl_lib_count = 2,
+			.nccl_libs_known = true, .gid_index_pinned = "3",
 			.gid_index_source = "environment", .nccl = nccl_env, .nccl_count = 2, .nccl_known = true,
 			.memlock_kind = COMPARE_MEMLOCK_UNLIMITED, .firewall = "none", .checks_known = true,
 		};

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# roce-doctor compare's rules on real snapshots: NCCL libraries by path and version, firmware mixed inside one
+# node, which node has which severity of a check id, equal host names; and the text that leads with the odd nodes.
+BIN=$1 FIXTURES=$2
+. "$(dirname "$0")/../lib/tap.sh"
+
+# the nodes of the findings with id $1 that are not ok, comma-separated, sorted
+finding_nodes() {
+	python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+print(",".join(sorted({n for f in d["findings"] if f["id"]==sys.argv[2] and f["severity"] not in ("ok","info") for n in f["nodes"]})))' "$out" "$1"
+}
+
+# NCCL: nccl-libs has three NCCLs (2.28.3 system, 2.18.3 conda, 2.28.9 venv); cx6lx-2port has none.
+"$BIN" --root "$FIXTURES/nccl-libs" snapshot --json-lines >"$scratch/libs.jsonl" 2>/dev/null
+"$BIN" --root "$FIXTURES/cx6lx-2port" snapshot --json-lines >"$scratch/bare.jsonl" 2>/dev/null
+sed 's/"hostname":[^,]*,/"hostname":"bare",/' "$scratch/bare.jsonl" >"$scratch/bare-named.jsonl"
+for i in 1 2; do sed "s/\"hostname\":[^,]*,/\"hostname\":\"l$i\",/" "$scratch/libs.jsonl"; done >"$scratch/two.jsonl"
+run --json compare "$scratch/two.jsonl" "$scratch/bare-named.jsonl"
+[ "$rc" -eq 1 ] && [ "$(finding_nodes compare.nccl_version)" = bare ] &&
+	grep -q 'libnccl.so.2' "$out" && grep -q '2.18.3' "$out" && grep -q '2.28.9' "$out"
+result "NCCL: the node without the others' three libraries is named" $?
+
+# 200 nodes; on n117 the system library was upgraded to 2.19.3
+python3 - "$scratch/libs.jsonl" >"$scratch/200.jsonl" <<'PY'
+import json, sys
+base = json.loads(open(sys.argv[1]).readline())
+for i in range(1, 201):
+    d = json.loads(json.dumps(base))
+    d["identity"]["hostname"] = "n%03d" % i
+    if i == 117:
+        for lib in d["system"]["nccl_libs"]["libraries"]:
+            if lib["real_path"].endswith("libnccl.so.2.28.3"):
+                lib["real_path"] = lib["real_path"].replace("2.28.3", "2.19.3")
+                for k in ("version", "elf_version", "name_version"):
+                    lib[k] = "2.19.3"
+                lib["package"]["version"] = "2.19.3-1+cuda12.2"
+    print(json.dumps(d))
+PY
+run --json compare "$scratch/200.jsonl"
+[ "$rc" -eq 1 ] && [ "$(finding_nodes compare.nccl_version)" = n117 ]
+result "NCCL: of 200 nodes, the one whose libnccl2 is 2.19.3 is named" $?
+run compare "$scratch/200.jsonl"
+grep -q 'fix: on n117: .*`apt install libnccl2=2.28.3-1+cuda13.0`' "$out"
+result "NCCL: its fix installs the others' libnccl2 on n117" $?
+
+tap_end
