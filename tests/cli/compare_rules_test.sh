@@ -45,4 +45,20 @@ run compare "$scratch/200.jsonl"
 grep -q 'fix: on n117: .*`apt install libnccl2=2.28.3-1+cuda13.0`' "$out"
 result "NCCL: its fix installs the others' libnccl2 on n117" $?
 
+# Firmware: on f2, mlx5_3 (one of eight HCAs of board MT_0000000223) was upgraded alone to 20.37.1000.
+for i in 1 2 3; do
+	cp -r "$FIXTURES/eight-hca" "$scratch/f$i"
+	mkdir -p "$scratch/f$i/etc" && echo "f$i" >"$scratch/f$i/etc/hostname"
+done
+echo 20.37.1000 >"$(find "$scratch/f2/sys/devices" -path '*/infiniband/mlx5_3/fw_ver')"
+for i in 1 2 3; do "$BIN" --root "$scratch/f$i" snapshot --json-lines 2>/dev/null; done >"$scratch/fw.jsonl"
+run --json compare "$scratch/fw.jsonl"
+[ "$rc" -eq 1 ] && [ "$(finding_nodes compare.firmware)" = f2 ]
+result "firmware mixed inside one node: the node is named, not ok" $?
+run compare "$scratch/fw.jsonl"
+grep -qE 'WARN +compare\.firmware .*f2 runs different firmware on HCAs of board MT_0000000223: .*mlx5_3 20\.37\.1000' "$out" &&
+	grep -qE 'fix: on f2: burn firmware 20\.36\.1010 on mlx5_3 \(now 20\.37\.1000\)' "$out" &&
+	[ "$(grep -c 'burn firmware' "$out")" -eq 1 ] && ! grep -q 'OK +compare\.firmware' "$out"
+result "firmware mixed inside one node: the device and its version named, one burn for it" $?
+
 tap_end
