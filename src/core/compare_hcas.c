@@ -189,6 +189,7 @@ static size_t mixed_firmware(const struct compare_ctx *c, const struct fw_item *
 	for (size_t i = 0, j; i < count; i = j) {
 		char devices[512] = "", fix[2048] = "";
 		const char *to;
+		size_t same = 0;
 
 		for (j = i + 1; j < count && items[j].node == items[i].node; j++)
 			;
@@ -202,9 +203,11 @@ static size_t mixed_firmware(const struct compare_ctx *c, const struct fw_item *
 			const struct rdma_device *d = items[k].device;
 			const char *pci = d->pci_address[0] ? d->pci_address : d->name;
 
-			text_append(devices, sizeof(devices), "%s%s %s", k > i ? ", " : "", d->name, items[k].fw);
-			if (strcmp(items[k].fw, to) == 0)
+			if (strcmp(items[k].fw, to) == 0) {
+				same++;
 				continue;
+			}
+			text_append(devices, sizeof(devices), "%s%s runs %s", devices[0] ? ", " : "", d->name, items[k].fw);
 			text_append(fix, sizeof(fix),
 				    "%son %s: burn firmware %s on %s (now %s): `mstflint -d %s -i fw-%s-%s.bin burn`, then "
 				    "`mstfwreset -d %s reset -y` or reboot", fix[0] ? "\n" : "", c->names[items[i].node], to,
@@ -212,8 +215,9 @@ static size_t mixed_firmware(const struct compare_ctx *c, const struct fw_item *
 		}
 		compare_concern(c, items[i].node);
 		finding_add(c->out, "compare.firmware", SEVERITY_WARN, items[i].board, fix,
-			    "%s runs different firmware on HCAs of board %s: %s (%s %s)", c->names[items[i].node],
-			    items[i].board, devices, want ? "the other nodes run" : "most of its HCAs run", to);
+			    "firmware of board %s differs inside %s: %s; its other %zu HCA%s of the board run%s %s%s",
+			    items[i].board, c->names[items[i].node], devices, same, same == 1 ? "" : "s",
+			    same == 1 ? "s" : "", to, want ? ", as the other nodes do" : "");
 	}
 	return found;
 }

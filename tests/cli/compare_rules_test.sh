@@ -56,7 +56,7 @@ run --json compare "$scratch/fw.jsonl"
 [ "$rc" -eq 1 ] && [ "$(finding_nodes compare.firmware)" = f2 ]
 result "firmware mixed inside one node: the node is named, not ok" $?
 run compare "$scratch/fw.jsonl"
-grep -qE 'WARN +compare\.firmware .*f2 runs different firmware on HCAs of board MT_0000000223: .*mlx5_3 20\.37\.1000' "$out" &&
+grep -qE 'WARN +compare\.firmware .*firmware of board MT_0000000223 differs inside f2: mlx5_3 runs 20\.37\.1000; its other 7 HCAs' "$out" &&
 	grep -qE 'fix: on f2: burn firmware 20\.36\.1010 on mlx5_3 \(now 20\.37\.1000\)' "$out" &&
 	[ "$(grep -c 'burn firmware' "$out")" -eq 1 ] && ! grep -q 'OK +compare\.firmware' "$out"
 result "firmware mixed inside one node: the device and its version named, one burn for it" $?
