@@ -472,9 +472,55 @@ static void compare_nccl_settings_and_check_summary(void)
 	CHECK(message_has(&w, "compare.nccl_settings", "NCCL_NET_GDR_LEVEL: 1 of 7 nodes differ: majority (unset) (6 nodes); 0 on b02"));
 	CHECK(fix_has(&w, "compare.nccl_settings", "on b02: delete the line NCCL_NET_GDR_LEVEL=0 from /home/tutu/.nccl.conf"));
 	CHECK(names_exactly(&w, "compare.check_summary", ",b03,b07,"));
-	CHECK(message_has(&w, "compare.check_summary", "memlock.limit: fail on 2 of 7 nodes: b03,b07"));
+	CHECK(message_has(&w, "compare.check_summary", "fail on 2 of 7 nodes: b03,b07"));
 	CHECK(fix_has(&w, "compare.check_summary", "roce-doctor check --only memlock.limit"));
 	CHECK(count_id(&w.out, "compare.check_summary") == 1);   /* port.state was ok: not summarised */
+	world_free(&w);
+}
+
+/* gid.env warn on b01, fail on b02 (and warn on another port of it), info on b03: each node is named at its own
+ * severity, and the id is said once (it is the subject). */
+static void compare_check_summary_per_severity(void)
+{
+	static const struct compare_check warn[] = { { "gid.env", SEVERITY_WARN } };
+	static const struct compare_check fail[] = { { "gid.env", SEVERITY_WARN }, { "gid.env", SEVERITY_FAIL } };
+	static const struct compare_check info[] = { { "gid.env", SEVERITY_INFO } };
+	const struct compare_check *checks[] = { warn, fail, info };
+	const size_t counts[] = { 1, 2, 1 };
+	const char *want[] = { "warn on 1 of 3 nodes: b01", "fail on 1 of 3 nodes: b02", "info on 1 of 3 nodes: b03" };
+	const enum severity sev[] = { SEVERITY_WARN, SEVERITY_FAIL, SEVERITY_INFO };
+	struct world w;
+	size_t found = 0;
+
+	world_init(&w, 3);
+	for (size_t i = 0; i < 3; i++) {
+		w.nodes[i].checks = checks[i];
+		w.nodes[i].check_count = counts[i];
+	}
+	CHECK(run_compare(&w) == 0);
+	for (size_t i = 0; i < w.out.count; i++) {
+		const struct finding *f = &w.out.items[i];
+
+		if (strcmp(f->id, "compare.check_summary") != 0)
+			continue;
+		found++;
+		CHECK(strcmp(f->subject, "gid.env") == 0 && !strstr(f->message, "gid.env"));
+		for (size_t k = 0; k < 3; k++)
+			if (strstr(f->message, want[k]) && f->severity != sev[k])
+				CHECK(!"severity of the node's own finding");
+	}
+	CHECK(found == 3);
+	for (size_t k = 0; k < 3; k++) {
+		bool seen = false;
+
+		for (size_t i = 0; i < w.out.count; i++)
+			seen |= strcmp(w.out.items[i].id, "compare.check_summary") == 0 && strstr(w.out.items[i].message, want[k]);
+		if (!seen)
+			printf("# no check_summary says \"%s\"\n", want[k]);
+		CHECK(seen);
+	}
+	if (tap_failed_checks)
+		dump(&w.out, "compare.check_summary");
 	world_free(&w);
 }
 
@@ -701,7 +747,7 @@ static void compare_ten_thousand_nodes(void)
 	CHECK(f && strstr(f->message, "10.2.0.9 is held by 2 nodes: gpu00009 (eth2), gpu08123 (eth2)"));
 	CHECK(count_id(&out, "compare.duplicate_address") == 1);
 	f = not_ok(&out, "compare.check_summary");
-	CHECK(f && strstr(f->message, "memlock.limit: fail on 1 of 10000 nodes: gpu00777"));
+	CHECK(f && strstr(f->message, "fail on 1 of 10000 nodes: gpu00777") && strcmp(f->subject, "memlock.limit") == 0);
 	f = not_ok(&out, "compare.rails");
 	CHECK(f == NULL);   /* every eth K is in 10.K.0.0/16 */
 	CHECK(!not_ok(&out, "compare.hca_count") && !not_ok(&out, "compare.nccl_settings"));
@@ -759,6 +805,7 @@ int main(int argc, char **argv)
 	RUN(compare_two_nodes_tie_on_the_larger);
 	RUN(compare_gid_index_and_wrong_pin);
 	RUN(compare_nccl_settings_and_check_summary);
+	RUN(compare_check_summary_per_severity);
 	RUN(compare_duplicate_address_and_hostname);
 	RUN(compare_tie_says_no_majority);
 	RUN(compare_unknown_is_never_different);
