@@ -61,4 +61,10 @@ grep -qE 'WARN +compare\.firmware .*firmware of board MT_0000000223 differs insi
 	[ "$(grep -c 'burn firmware' "$out")" -eq 1 ] && ! grep -q 'OK +compare\.firmware' "$out"
 result "firmware mixed inside one node: the device and its version named, one burn for it" $?
 
+# --root and --from: compare's own reason, not bw's live RDMA devices
+bad "--root with compare: compare's reason" 64 '^roce-doctor compare: --root cannot be used with compare: compare reads the snapshots given as its arguments.*--root DIR snapshot > node.json' -- --root "$FIXTURES/eight-hca" compare "$scratch/fw.jsonl"
+! grep -q 'live RDMA' "$err"
+result "--root with compare: no word of live RDMA devices" $?
+bad "--from with compare: compare's reason" 64 '^roce-doctor compare: --from cannot be used with compare: compare reads the snapshots given as its arguments' -- compare --from "$scratch/fw.jsonl" "$scratch/fw.jsonl"
+
 tap_end
