@@ -61,6 +61,13 @@ grep -qE 'WARN +compare\.firmware .*firmware of board MT_0000000223 differs insi
 	[ "$(grep -c 'burn firmware' "$out")" -eq 1 ] && ! grep -q 'OK +compare\.firmware' "$out"
 result "firmware mixed inside one node: the device and its version named, one burn for it" $?
 
+# Two VMs whose host name was never set (the kernel's "(none)"): a warning that says so, not a failed pair.
+for i in 1 3; do sed 's/"hostname":"f[0-9]"/"hostname":"(none)"/' <(sed -n ${i}p "$scratch/fw.jsonl") >"$scratch/vm$i.json"; done
+run compare "$scratch/vm1.json" "$scratch/vm3.json"
+[ "$rc" -eq 1 ] && grep -qE 'WARN +compare\.hostname +hostnames: the host name is unset \(the kernel.s \(none\)\) on 2 nodes' "$out" &&
+	grep -q 'MPI hostfiles and Slurm node names' "$out" && grep -q 'hostnamectl set-hostname NAME' "$out"
+result "host name (none) on two nodes: a warning naming it unset, with hostnamectl" $?
+
 # --root and --from: compare's own reason, not bw's live RDMA devices
 bad "--root with compare: compare's reason" 64 '^roce-doctor compare: --root cannot be used with compare: compare reads the snapshots given as its arguments.*--root DIR snapshot > node.json' -- --root "$FIXTURES/eight-hca" compare "$scratch/fw.jsonl"
 ! grep -q 'live RDMA' "$err"

@@ -535,12 +535,23 @@ static void compare_duplicate_address_and_hostname(void)
 	CHECK(names_exactly(&w, "compare.duplicate_address", ",b03,b06,"));
 	CHECK(strcmp(not_ok(&w.out, "compare.duplicate_address")->subject, "10.0.1.3") == 0);
 	CHECK(fix_has(&w, "compare.duplicate_address", "on b06: `ip addr del 10.0.1.3/24 dev eth1`"));
-	CHECK(message_has(&w, "compare.hostname", "hostname b01 is in 2 snapshots: b01.json, b07.json"));
+	CHECK(message_has(&w, "compare.hostname", "host name b01 is in 2 snapshots: b01.json, b07.json"));
+	CHECK(message_has(&w, "compare.hostname", "MPI hostfiles and Slurm node names"));
+	CHECK(not_ok(&w.out, "compare.hostname")->severity == SEVERITY_WARN);   /* NCCL still tells them apart */
 	CHECK(fix_has(&w, "compare.hostname", "hostnamectl set-hostname"));
 	/* the two b01 are named by file name in every other finding */
 	w.nodes[6].kernel = "6.1.0";
 	CHECK(run_compare(&w) == 0);
 	CHECK(message_has(&w, "compare.kernel", "6.1.0 on b07.json"));
+	world_free(&w);
+	/* two VMs that never set a name: said as unset, a warning, the fix on each */
+	world_init(&w, 2);
+	w.nodes[0].hostname = w.nodes[1].hostname = "(none)";
+	CHECK(run_compare(&w) == 0);
+	CHECK(message_has(&w, "compare.hostname", "the host name is unset (the kernel's (none)) on 2 nodes: b01.json, b02.json"));
+	CHECK(not_ok(&w.out, "compare.hostname") && not_ok(&w.out, "compare.hostname")->severity == SEVERITY_WARN);
+	CHECK(fix_has(&w, "compare.hostname", "`hostnamectl set-hostname NAME`"));
+	CHECK(findings_worst(&w.out) == SEVERITY_WARN);
 	world_free(&w);
 }
 
