@@ -47,6 +47,9 @@ struct grouping {
 int grouping_build(struct grouping *g, struct keyed *items, size_t count, size_t unknown);
 void grouping_free(struct grouping *g);
 
+/* "the one node", "both nodes", "all 5 nodes": n nodes as a sentence says them. */
+const char *compare_all_nodes(size_t n, char *buf, size_t size);
+
 /* Records that the finding the rule adds next (index out->count) concerns node. */
 void compare_concern(const struct compare_ctx *c, size_t node);
 

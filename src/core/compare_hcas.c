@@ -284,10 +284,12 @@ static int compare_firmware(const struct compare_ctx *c)
 	if (ret >= 0 && !differing) {
 		if (boards)
 			finding_add(c->out, "compare.firmware", SEVERITY_OK, "firmware", NULL,
-				    "every HCA model (%zu board ids) runs one firmware version on all nodes", boards);
+				    "every HCA model (%zu board id%s) runs one firmware version on every node", boards,
+				    boards == 1 ? "" : "s");
 		else
 			finding_add(c->out, "compare.firmware", SEVERITY_INFO, "firmware", NULL,
-				    "board ids unknown on all %zu nodes: firmware not compared", c->n);
+				    "board ids are unknown on every node (%zu %s): firmware not compared", c->n,
+				    PLURAL_NODES(c->n));
 	}
 out:
 	free(items);

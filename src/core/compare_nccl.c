@@ -171,10 +171,16 @@ static int compare_settings(const struct compare_ctx *c)
 		finding_add(c->out, "compare.nccl_settings", SEVERITY_WARN, "NCCL_*",
 			    "give every node the same NCCL_* settings (one /etc/nccl.conf, one job environment)",
 			    "more NCCL_* variables differ between nodes than the %d shown", NAMES_SHOWN);
+	else if (ret >= 0 && !differing && !known)
+		finding_add(c->out, "compare.nccl_settings", SEVERITY_INFO, "NCCL_*", NULL,
+			    "no snapshot records its NCCL_* settings: not compared");
+	else if (ret >= 0 && !differing && !names)
+		finding_add(c->out, "compare.nccl_settings", SEVERITY_OK, "NCCL_*", NULL,
+			    "no NCCL_* variable is set on any node whose settings are known (%zu of %zu)", known, c->n);
 	else if (ret >= 0 && !differing)
-		finding_add(c->out, "compare.nccl_settings", known ? SEVERITY_OK : SEVERITY_INFO, "NCCL_*", NULL,
-			    "the %zu NCCL_* variables set are the same on all %zu nodes whose settings are known "
-			    "(%zu unknown)", names, known, c->n - known);
+		finding_add(c->out, "compare.nccl_settings", SEVERITY_OK, "NCCL_*", NULL,
+			    "the same NCCL_* settings (%zu variable%s) on every node whose settings are known (%zu of %zu)",
+			    names, names == 1 ? "" : "s", known, c->n);
 out:
 	free(items);
 	free(keyed);

@@ -303,7 +303,7 @@ static void compare_names_odd_software(void)
 	w.nodes[0].memlock_bytes = 65536;
 	CHECK(run_compare(&w) == 0);
 	CHECK(names_exactly(&w, "compare.kernel", ",b03,b06,"));
-	CHECK(message_has(&w, "compare.kernel", "majority 6.8.0-45-generic (5 nodes)"));
+	CHECK(message_has(&w, "compare.kernel", "from the majority, 6.8.0-45-generic (5 nodes)"));
 	CHECK(fix_has(&w, "compare.kernel", "linux-image-6.8.0-45-generic"));
 	CHECK(names_exactly(&w, "compare.rdma_core", ",b02,"));
 	CHECK(fix_has(&w, "compare.rdma_core", "rdma-core=50.0"));
@@ -344,7 +344,7 @@ static void compare_names_odd_hcas(void)
 	CHECK(names_exactly(&w, "compare.driver", ",b02,"));
 	CHECK(message_has(&w, "compare.driver", "mlx5_core,mlx4_core on b02"));
 	CHECK(names_exactly(&w, "compare.hca_count", ",b03,"));
-	CHECK(message_has(&w, "compare.hca_count", "majority 10 (6 nodes); 9 on b03"));
+	CHECK(message_has(&w, "compare.hca_count", "majority, 10 (6 nodes): 9 on b03"));
 	/* b03 lacks mlx5_9, b04 calls it mlx5_bond_0 */
 	CHECK(names_exactly(&w, "compare.hca_names", ",b03,b04,"));
 	CHECK(names_exactly(&w, "compare.firmware", ",b06,"));
@@ -379,7 +379,7 @@ static void compare_names_odd_ports(void)
 	CHECK(names_exactly(&w, "compare.active_mtu", ",b05,"));
 	CHECK(fix_has(&w, "compare.active_mtu", "ip link set dev eth6 mtu 9000"));
 	CHECK(names_exactly(&w, "compare.rails", ",b06,"));
-	CHECK(message_has(&w, "compare.rails", "majority 10.0.7.0/24 (6 nodes); 10.9.7.0/24 on b06"));
+	CHECK(message_has(&w, "compare.rails", "majority, 10.0.7.0/24 (6 nodes): 10.9.7.0/24 on b06"));
 	CHECK(fix_has(&w, "compare.rails", "`ip addr del 10.9.7.6/24 dev eth7 && ip addr add 10.0.7.6/24 dev eth7`"));
 	CHECK(!not_ok(&w.out, "compare.duplicate_address"));
 	world_free(&w);
@@ -395,7 +395,7 @@ static void compare_two_nodes_tie_on_the_larger(void)
 	netdev_of(&w.hosts[0], "eth5")->mtu = 1500;
 	port_of(&w.hosts[1], "mlx5_2")->rate_gbps = 25;
 	CHECK(run_compare(&w) == 0);
-	CHECK(message_has(&w, "compare.mtu", "no majority"));
+	CHECK(message_has(&w, "compare.mtu", "netdev MTU of mlx5_5/1 differs between the two nodes: 9000 on b02; 1500 on b01"));
 	CHECK(fix_has(&w, "compare.mtu", "on b01 (MTU 1500): `ip link set dev eth5 mtu 9000`"));
 	CHECK(!fix_has(&w, "compare.mtu", "mtu 1500`"));
 	CHECK(fix_has(&w, "compare.port_rate", "b02"));
@@ -422,7 +422,7 @@ static void compare_gid_index_and_wrong_pin(void)
 	}
 	CHECK(run_compare(&w) == 0);
 	CHECK(names_exactly(&w, "compare.gid_index", ",b03,b06,"));
-	CHECK(message_has(&w, "compare.gid_index", "majority 3 (5 nodes); 4 on b03,b06"));
+	CHECK(message_has(&w, "compare.gid_index", "majority, 3 (5 nodes): 4 on b03,b06"));
 	CHECK(fix_has(&w, "compare.gid_index", "NCCL_IB_ADDR_FAMILY=AF_INET"));
 	CHECK(names_exactly(&w, "compare.gid_index_pinned", ",b03,b06,"));
 	CHECK(message_has(&w, "compare.gid_index_pinned",
@@ -469,7 +469,7 @@ static void compare_nccl_settings_and_check_summary(void)
 	w.nodes[1].nccl_count = 3;
 	CHECK(run_compare(&w) == 0);
 	CHECK(names_exactly(&w, "compare.nccl_settings", ",b02,"));
-	CHECK(message_has(&w, "compare.nccl_settings", "NCCL_NET_GDR_LEVEL: 1 of 7 nodes differ: majority (unset) (6 nodes); 0 on b02"));
+	CHECK(message_has(&w, "compare.nccl_settings", "NCCL_NET_GDR_LEVEL: 1 of 7 nodes differs from the majority, (unset) (6 nodes): 0 on b02"));
 	CHECK(fix_has(&w, "compare.nccl_settings", "on b02: delete the line NCCL_NET_GDR_LEVEL=0 from /home/tutu/.nccl.conf"));
 	CHECK(names_exactly(&w, "compare.check_summary", ",b03,b07,"));
 	CHECK(message_has(&w, "compare.check_summary", "fail on 2 of 7 nodes: b03,b07"));
@@ -555,6 +555,31 @@ static void compare_duplicate_address_and_hostname(void)
 	world_free(&w);
 }
 
+/* Messages read as sentences: no "all 2 nodes", no "1 nodes", no "tied at", for one node and two alike. */
+static void compare_words_are_for_people(void)
+{
+	static const char *const wrong[] = { "all 1 nodes", "all 2 nodes", " 1 nodes", "tied at", " 1 board ids",
+					     "(1 variables", "+1 more values" };
+	struct world w;
+
+	for (size_t n = 1; n <= 2; n++) {
+		world_init_owned(&w, n);
+		w.nodes[0].kernel = NULL;
+		w.nodes[n - 1].rdma_core = "47.0";
+		w.nodes[0].checks = memlock_fails;
+		w.nodes[0].check_count = 2;
+		CHECK(run_compare(&w) == 0);
+		for (size_t i = 0; i < w.out.count; i++)
+			for (size_t k = 0; k < sizeof(wrong) / sizeof(wrong[0]); k++)
+				if (strstr(w.out.items[i].message, wrong[k])) {
+					printf("# %zu nodes: %s says \"%s\": %s\n", n, w.out.items[i].id, wrong[k],
+					       w.out.items[i].message);
+					tap_failed_checks++;
+				}
+		world_free(&w);
+	}
+}
+
 static void compare_tie_says_no_majority(void)
 {
 	struct world w;
@@ -562,9 +587,9 @@ static void compare_tie_says_no_majority(void)
 	world_init(&w, 4);
 	w.nodes[2].kernel = w.nodes[3].kernel = "6.5.0";
 	CHECK(run_compare(&w) == 0);
-	CHECK(message_has(&w, "compare.kernel", "no majority"));
-	CHECK(message_has(&w, "compare.kernel", "6.5.0 on b03,b04; 6.8.0-45-generic on b01,b02"));
-	CHECK(fix_has(&w, "compare.kernel", "no majority: pick"));
+	CHECK(message_has(&w, "compare.kernel", "kernel has no majority: the 2 most common values are on 2 nodes each: "
+			  "6.5.0 on b03,b04; 6.8.0-45-generic on b01,b02"));
+	CHECK(fix_has(&w, "compare.kernel", "no value has a majority: pick"));
 	world_free(&w);
 }
 
@@ -608,8 +633,8 @@ static void compare_lists_are_bounded(void)
 	for (size_t i = 0; i < 9; i++)
 		w.nodes[i].kernel = kernels[i];
 	CHECK(run_compare(&w) == 0);
-	CHECK(message_has(&w, "compare.kernel", "9 of 25 nodes differ: majority 6.8.0-45-generic (16 nodes); 5.1 on b01;"));
-	CHECK(message_has(&w, "compare.kernel", "5.6 on b06; +3 more values on 3 nodes"));
+	CHECK(message_has(&w, "compare.kernel", "9 of 25 nodes differ from the majority, 6.8.0-45-generic (16 nodes): 5.1 on b01;"));
+	CHECK(message_has(&w, "compare.kernel", "5.6 on b06; 3 more values on 3 nodes"));
 	CHECK(strstr(not_ok(&w.out, "compare.kernel")->message, "b07") == NULL);
 	CHECK(fix_has(&w, "compare.kernel", "\nthe same (to 6.8.0-45-generic) on b07,b08,b09"));
 	world_free(&w);
@@ -748,7 +773,7 @@ static void compare_ten_thousand_nodes(void)
 
 	const struct finding *f = not_ok(&out, "compare.kernel");
 	CHECK(f && strstr(f->message, "6.5.0-1-generic on gpu00017,gpu04242,gpu09999") &&
-	      strstr(f->message, "majority 6.8.0-45-generic (9997 nodes)"));
+	      strstr(f->message, "majority, 6.8.0-45-generic (9997 nodes)"));
 	f = not_ok(&out, "compare.mtu");
 	CHECK(f && strstr(f->message, "1500 on gpu00777,gpu05000") && strcmp(f->subject, "mlx5_4/1") == 0);
 	snprintf(want, sizeof(want), "on gpu03141, where the index is 4");
@@ -819,6 +844,7 @@ int main(int argc, char **argv)
 	RUN(compare_check_summary_per_severity);
 	RUN(compare_duplicate_address_and_hostname);
 	RUN(compare_tie_says_no_majority);
+	RUN(compare_words_are_for_people);
 	RUN(compare_unknown_is_never_different);
 	RUN(compare_lists_are_bounded);
 	RUN(compare_duplicates_are_between_nodes);
