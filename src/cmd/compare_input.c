@@ -243,6 +243,46 @@ static int read_stream(struct compare_inputs *in, FILE *f, const char *name, cha
 	return ret;
 }
 
+struct compare_file_seen {
+	dev_t dev;
+	ino_t ino;
+	char *name;
+};
+
+/* Whether the file open as f was read before (said once on stderr: it is one node, not two with one name);
+ * else it is remembered. 1, 0 or -ENOMEM. */
+static int seen_before(struct compare_inputs *in, FILE *f, const char *path)
+{
+	struct stat st;
+
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;   /* a pipe or a device is read as it comes */
+	for (size_t i = 0; i < in->seen_count; i++)
+		if (in->seen[i].dev == st.st_dev && in->seen[i].ino == st.st_ino) {
+			if (strcmp(in->seen[i].name, path) == 0)
+				fprintf(stderr, "roce-doctor: %s is given more than once: compared once\n", path);
+			else
+				fprintf(stderr, "roce-doctor: %s is the same file as %s: compared once\n", path,
+					in->seen[i].name);
+			return 1;
+		}
+	if (in->seen_count == in->seen_capacity) {
+		size_t cap = in->seen_capacity ? in->seen_capacity * 2 : 16;
+		struct compare_file_seen *more = realloc(in->seen, cap * sizeof(*more));
+
+		if (!more)
+			return -ENOMEM;
+		in->seen = more;
+		in->seen_capacity = cap;
+	}
+	in->seen[in->seen_count].name = strdup(path);
+	if (!in->seen[in->seen_count].name)
+		return -ENOMEM;
+	in->seen[in->seen_count].dev = st.st_dev;
+	in->seen[in->seen_count++].ino = st.st_ino;
+	return 0;
+}
+
 static int read_path(struct compare_inputs *in, const char *path, char *why, size_t why_size)
 {
 	FILE *f = fopen(path, "re");
@@ -252,6 +292,11 @@ static int read_path(struct compare_inputs *in, const char *path, char *why, siz
 		ret = -errno;
 		snprintf(why, why_size, "cannot read snapshot %s: %s", path, strerror(-ret));
 		return ret;
+	}
+	ret = seen_before(in, f, path);
+	if (ret != 0) {
+		fclose(f);
+		return ret < 0 ? ret : 0;
 	}
 	setvbuf(f, NULL, _IOFBF, 1 << 20);   /* 4 KiB reads were a tenth of compare's time at 10,000 nodes */
 	ret = read_stream(in, f, path, why, why_size);
@@ -312,5 +357,8 @@ void compare_inputs_free(struct compare_inputs *in)
 	free(in->nodes);
 	free(in->owned);
 	compare_batch_free(in);
+	for (size_t i = 0; i < in->seen_count; i++)
+		free(in->seen[i].name);
+	free(in->seen);
 	memset(in, 0, sizeof(*in));
 }

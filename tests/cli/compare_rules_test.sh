@@ -45,6 +45,28 @@ run compare "$scratch/200.jsonl"
 grep -q 'fix: on n117: .*`apt install libnccl2=2.28.3-1+cuda13.0`' "$out"
 result "NCCL: its fix installs the others' libnccl2 on n117" $?
 
+# 200 nodes in text: the verdict and the odd row lead, not 200 rows
+run compare "$scratch/200.jsonl"
+head -1 "$out" | grep -q '^verdict: warn (200 nodes' && [ "$(wc -l <"$out")" -lt 40 ] &&
+	[ "$(grep -cE '^n[0-9]{3} ' "$out")" -eq 1 ] && grep -qE '^n117 .* 2\.19\.3,2\.18\.3,2\.28\.9! ' "$out" &&
+	grep -qx '(199 other nodes: no cell differs; -v shows every row)' "$out"
+result "200 nodes: verdict first, the odd row and a count of the rest, fewer than 40 lines" $?
+run compare -v "$scratch/200.jsonl"
+[ "$(grep -cE '^n[0-9]{3} ' "$out")" -eq 200 ]
+result "200 nodes with -v: every row" $?
+
+# The same file twice is one node, said once on stderr
+run --json compare "$scratch/libs.jsonl" "$scratch/libs.jsonl"
+[ "$rc" -le 1 ] && [ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["nodes"]))' "$out")" = 1 ] &&
+	[ "$(grep -c 'given more than once: compared once' "$err")" -eq 1 ] && [ "$(wc -l <"$err")" -eq 1 ] &&
+	! grep -q compare.hostname <(grep -v '"ok"' "$out")
+result "the same file given twice: one node, said once on stderr" $?
+ln -s "$scratch/libs.jsonl" "$scratch/link.jsonl"
+run --json compare "$scratch/libs.jsonl" "$scratch/link.jsonl" "$scratch/bare-named.jsonl"
+[ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["nodes"]))' "$out")" = 2 ] &&
+	grep -q 'link.jsonl is the same file as .*libs.jsonl: compared once' "$err"
+result "a link to a file already given: the same node, said so" $?
+
 # Firmware: on f2, mlx5_3 (one of eight HCAs of board MT_0000000223) was upgraded alone to 20.37.1000.
 for i in 1 2 3; do
 	cp -r "$FIXTURES/eight-hca" "$scratch/f$i"

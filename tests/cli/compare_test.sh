@@ -38,12 +38,13 @@ result "identical nodes: verdict no worse than info, exit 0" $?
 run compare "$S"
 [ "$rc" -eq 1 ] && grep -qE '^n2 .* 9000,1500! ' "$out" && grep -qE '^n4 .*20\.35\.1012! ' "$out" &&
 	[ "$(grep -c '!' "$out")" -eq 2 ] && grep -qE 'WARN +compare\.mtu' "$out" && grep -q 'fix: on n2' "$out" &&
-	tail -1 "$out" | grep -q '^verdict: warn (5 nodes'
-result "directory: table marks exactly the odd cells, findings with fixes, verdict last" $?
+	head -1 "$out" | grep -q '^verdict: warn (5 nodes' && ! grep -qE '^n[135] ' "$out" &&
+	grep -qx '(3 other nodes: no cell differs; -v shows every row)' "$out"
+result "directory: verdict first, the odd rows with their cells marked and a count of the rest, findings with fixes" $?
 
 run compare -v "$S"
-grep -qE '^  OK +compare\.hostname' "$out"
-result "-v shows the ok findings" $?
+grep -qE '^  OK +compare\.hostname' "$out" && [ "$(grep -cE '^n[1-5] ' "$out")" -eq 5 ]
+result "-v shows the ok findings and every row" $?
 
 cat "$S"/*.jsonl >"$scratch/all.stream"
 "$BIN" --json compare - <"$scratch/all.stream" >"$out" 2>"$err"; rc=$?
