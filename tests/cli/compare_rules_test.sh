@@ -90,6 +90,29 @@ run compare "$scratch/vm1.json" "$scratch/vm3.json"
 	grep -q 'MPI hostfiles and Slurm node names' "$out" && grep -q 'hostnamectl set-hostname NAME' "$out"
 result "host name (none) on two nodes: a warning naming it unset, with hostnamectl" $?
 
+# compare and --from read the same inputs the same way (one reader)
+: >"$scratch/empty.json"
+head -c 300 /dev/urandom | tr '{' x >"$scratch/random.bin"
+for bad_input in empty.json random.bin; do
+	"$BIN" compare "$scratch/$bad_input" >"$out" 2>"$scratch/c.err"; c_rc=$?
+	"$BIN" --from "$scratch/$bad_input" devices >>"$out" 2>"$err"; rc=$?
+	[ "$c_rc" -eq 3 ] && [ "$rc" -eq 3 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] && cmp -s "$err" "$scratch/c.err"
+	result "$bad_input: compare and --from refuse it with the same one line" $?
+done
+"$BIN" --root "$FIXTURES/cx6lx-2port" snapshot | sed 's/^/node7: /' >"$scratch/pdsh.json"
+run --from "$scratch/pdsh.json" devices
+[ "$rc" -eq 0 ] && grep -q '^mlx5_0 ' "$out"
+result "--from a pdsh 'host: {...}' file: read as compare reads it" $?
+{ "$BIN" --root "$FIXTURES/cx6lx-2port" snapshot; "$BIN" --root "$FIXTURES/nccl-libs" snapshot; } >"$scratch/pretty2.json" 2>/dev/null
+run --json compare "$scratch/pretty2.json"
+[ "$rc" -le 2 ] && [ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["nodes"]))' "$out")" = 2 ]
+result "two indented documents in one file: compare reads both" $?
+run --from "$scratch/pretty2.json" devices
+cut=$(grep -o "sed -n '[0-9]*,[0-9]*p'" "$err" | grep -o "[0-9]*,[0-9]*p")
+[ "$rc" -eq 3 ] && grep -q '2 snapshots in it (lines 1-[0-9]*, [0-9]*-[0-9]*)' "$err" && [ -n "$cut" ] &&
+	sed -n "$cut" "$scratch/pretty2.json" >"$scratch/first.json" && "$BIN" --from "$scratch/first.json" devices >/dev/null
+result "two indented documents: --from names both spans, and its sed takes out a whole snapshot" $?
+
 # --root and --from: compare's own reason, not bw's live RDMA devices
 bad "--root with compare: compare's reason" 64 '^roce-doctor compare: --root cannot be used with compare: compare reads the snapshots given as its arguments.*--root DIR snapshot > node.json' -- --root "$FIXTURES/eight-hca" compare "$scratch/fw.jsonl"
 ! grep -q 'live RDMA' "$err"
