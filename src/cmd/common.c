@@ -147,6 +147,12 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		return 0;
 	case ARGP_KEY_END:
 		/* --root may have come before the command's name, where every command's --root is parsed. */
+		/* compare reads no host at all: its snapshots are its arguments */
+		if ((app->root_dir || app->from_file) && in->command && strcmp(in->command, "compare") == 0)
+			argp_error(state, "%s cannot be used with compare: compare reads the snapshots given as its "
+				   "arguments (`roce-doctor compare FILE...`)%s", app->root_dir ? "--root" : "--from",
+				   app->root_dir ? "; of a tree, take one first: `roce-doctor --root DIR snapshot > "
+				   "node.json`" : "");
 		if (app->root_dir && in->command && !(in->takes & COMMON_ROOT))
 			argp_error(state, "--root cannot be used with %s: it needs this host's live RDMA devices, which a "
 				   "copied tree does not have", in->command);

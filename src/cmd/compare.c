@@ -43,9 +43,9 @@ static const struct argp compare_argp = {
 	"Compare the snapshots of a job's nodes (`roce-doctor snapshot --json-lines` on each) and name the odd nodes "
 	"out against the majority: kernel, rdma-core, HCAs, firmware, MTUs, GID index, rails, NCCL settings, memlock, "
 	"firewall. SNAPSHOT is a file (one or more documents, or JSON lines), a directory (every *.json and *.jsonl "
-	"in it), or - for stdin (pdsh's \"host: \" line prefix is accepted). Prints a node x attribute table (odd "
-	"cells end in !), the findings that are not ok with their fixes, then the verdict; -v also prints the ok "
-	"ones. At most 100000 snapshots and 4 GiB of input.\vExit status: 0 when nothing is worse than info, 1 when "
+	"in it), or - for stdin (pdsh's \"host: \" line prefix is accepted). Prints the verdict, the rows of the node x "
+	"attribute table with an odd cell (ending in !) and a count of the others, then the findings that are not ok "
+	"with their fixes; -v prints every row and the ok findings too. A file given twice is one node. At most 100000 snapshots and 4 GiB of input.\vExit status: 0 when nothing is worse than info, 1 when "
 	"the worst is warn, 2 when the worst is fail, 3 when a snapshot cannot be read or is not valid (one line "
 	"naming the file, line and member; no report), 64 for usage errors.",
 	NULL, NULL, NULL,
@@ -124,7 +124,7 @@ static void append_distinct(json_t *list, json_t *value)
 static json_t *node_json(const struct compare_node *n, const char *name)
 {
 	const struct host *h = n->host;
-	json_t *fw = json_array(), *mtu = json_array(), *devices = json_array();
+	json_t *fw = json_array(), *mtu = json_array(), *devices = json_array(), *nccl = json_array();
 
 	for (size_t d = 0; h && d < h->device_count; d++) {
 		const struct rdma_device *dev = &h->devices[d];
@@ -140,14 +140,22 @@ static json_t *node_json(const struct compare_node *n, const char *name)
 				append_distinct(mtu, json_integer(nd->mtu));
 		}
 	}
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o}", "name", name, "hostname",
+	/* the NCCL versions a job could load, in the snapshot's order (compare.nccl_version says where) */
+	for (size_t i = 0; n->nccl_libs_known && i < n->nccl_lib_count; i++)
+		if (!n->nccl_libs[i].net_plugin)
+			append_distinct(nccl, json_string(*n->nccl_libs[i].version ? n->nccl_libs[i].version : "?"));
+	if (n->nccl_libs_known && json_array_size(nccl) == 0)
+		json_array_append_new(nccl, json_string("none"));
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o}", "name", name, "hostname",
 			 json_str_or_null(n->hostname), "file", json_str_or_null(n->file), "kernel",
 			 json_str_or_null(n->kernel), "rdma_core", json_str_or_null(n->rdma_core), "hcas",
 			 (json_int_t)(h ? h->device_count : 0), "firmware", fw, "mtu", mtu, "devices", devices,
-			 "gid_index_pinned", json_str_or_null(n->gid_index_pinned));
+			 "nccl", n->nccl_libs_known ? nccl : (json_decref(nccl), json_null()), "gid_index_pinned",
+			 json_str_or_null(n->gid_index_pinned));
 }
 
-static const char *const table_members[] = { "kernel", "rdma_core", "hcas", "firmware", "mtu", "gid_index_pinned" };
+static const char *const table_members[] = { "kernel", "rdma_core", "hcas", "firmware", "mtu", "nccl",
+					     "gid_index_pinned" };
 
 static int cmp_str(const void *a, const void *b)
 {

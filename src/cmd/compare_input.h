@@ -23,10 +23,12 @@ struct compare_owned {
 	struct compare_board *boards;
 	struct compare_setting *nccl;
 	struct compare_check *checks;
-	size_t provider_count, board_count, nccl_count, check_count;   /* how many of each were filled */
+	struct compare_nccl_lib *nccl_libs;
+	size_t provider_count, board_count, nccl_count, check_count, nccl_lib_count;   /* how many were filled */
 };
 
 struct compare_batch;
+struct compare_file_seen;
 
 struct compare_inputs {
 	struct compare_node *nodes;
@@ -34,9 +36,12 @@ struct compare_inputs {
 	size_t count, capacity;
 	unsigned long long bytes;    /* read so far, against COMPARE_INPUT_MAX */
 	struct compare_batch *batch; /* the documents cut but not yet read (compare_batch.h) */
+	struct compare_file_seen *seen;   /* the files read, by device and inode: one given twice is read once */
+	size_t seen_count, seen_capacity;
 };
 
-/* Adds every snapshot of one argument: a file, a directory or "-". 0; -EINVAL (bad snapshot: why names the file,
+/* Adds every snapshot of one argument: a file, a directory or "-". A file already read (the same one named twice,
+ * or in a directory also given) is skipped with one line on stderr. 0; -EINVAL (bad snapshot: why names the file,
  * line and member), -errno when it cannot be read, -E2BIG past a cap, -ENOMEM. */
 int compare_inputs_add(struct compare_inputs *in, const char *arg, char *why, size_t why_size);
 void compare_inputs_free(struct compare_inputs *in);

@@ -46,6 +46,46 @@ static char *firewall_of(const struct system_state *s)
 	return NULL;   /* under --root the rules are not dumped: unknown, not "none" */
 }
 
+/* The name a job loads the library by: libnccl.so.2 where it was found under that name (a newer release
+ * behind the same name is the same library in another version), else the first name it was found under. */
+static const char *load_path(const struct nccl_lib *lib)
+{
+	for (size_t i = 0; lib->kind == NCCL_LIB_CORE && i < lib->place_count; i++) {
+		const char *base = strrchr(lib->places[i].path, '/');
+
+		if (strcmp(base ? base + 1 : lib->places[i].path, "libnccl.so.2") == 0)
+			return lib->places[i].path;
+	}
+	return lib->place_count ? lib->places[0].path : lib->real_path;
+}
+
+static int nccl_libs_of(const struct nccl_libs *libs, struct compare_owned *own, struct compare_node *node)
+{
+	own->nccl_libs = calloc(libs->count + 1, sizeof(*own->nccl_libs));
+	if (!own->nccl_libs)
+		return -ENOMEM;
+	for (size_t i = 0; i < libs->count; i++) {
+		const struct nccl_lib *lib = &libs->items[i];
+		struct compare_nccl_lib *to = &own->nccl_libs[i];
+
+		own->nccl_lib_count = i + 1;
+		to->net_plugin = lib->kind == NCCL_LIB_NET_PLUGIN;
+		to->path = strdup(load_path(lib));
+		to->version = strdup(lib->version);
+		to->package_manager = strdup(lib->package_manager);
+		to->package_name = strdup(lib->package_name);
+		to->package_version = strdup(lib->package_version);
+		to->where = strdup(lib->place_count ? lib->places[0].where : "");
+		if (!to->path || !to->version || !to->package_manager || !to->package_name || !to->package_version ||
+		    !to->where)
+			return -ENOMEM;
+	}
+	node->nccl_libs = own->nccl_libs;
+	node->nccl_lib_count = libs->count;
+	node->nccl_libs_known = true;
+	return 0;
+}
+
 static int system_members(const struct snapshot *s, struct compare_owned *own, struct compare_node *node,
 			  struct findings *f)
 {
@@ -87,6 +127,8 @@ static int system_members(const struct snapshot *s, struct compare_owned *own, s
 		node->memlock_kind = sys->rlimit.soft.unlimited ? COMPARE_MEMLOCK_UNLIMITED : COMPARE_MEMLOCK_BYTES;
 		node->memlock_bytes = sys->rlimit.soft.bytes;
 	}
+	if (sys->nccl_libs_read && nccl_libs_of(&sys->nccl_libs, own, node) < 0)
+		return -ENOMEM;
 	own->firewall = firewall_of(sys);
 	node->firewall = own->firewall;
 	findings_clear(f);
@@ -189,6 +231,17 @@ void compare_owned_free(struct compare_owned *own)
 	}
 	for (size_t i = 0; own->checks && i < own->check_count; i++)
 		free((char *)own->checks[i].id);
+	for (size_t i = 0; own->nccl_libs && i < own->nccl_lib_count; i++) {
+		const struct compare_nccl_lib *lib = &own->nccl_libs[i];
+
+		free((char *)lib->path);
+		free((char *)lib->version);
+		free((char *)lib->package_manager);
+		free((char *)lib->package_name);
+		free((char *)lib->package_version);
+		free((char *)lib->where);
+	}
+	free(own->nccl_libs);
 	free(own->providers);
 	free(own->boards);
 	free(own->nccl);

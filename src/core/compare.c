@@ -19,8 +19,16 @@ const char *const compare_ids[] = {
 
 #define COLLISIONS_SHOWN 16
 
+/* The kernel's name before anyone set one ("(none)"), or an empty or localhost name a VM image shipped with. */
+static bool is_unset(const char *hostname)
+{
+	return strcmp(hostname, "(none)") == 0 || strcmp(hostname, "localhost") == 0 ||
+	       strcmp(hostname, "localhost.localdomain") == 0;
+}
+
 /* Names every node: its hostname where unique, else its file name; "node N" when neither is known. A hostname
- * two snapshots share is a finding: one of them is stale, or a cloned image kept its name. */
+ * two snapshots share is a warning, not a failure: NCCL tells hosts apart by host name and boot id, so the job
+ * runs; what breaks is whatever names nodes by host name (MPI hostfiles, Slurm), or one snapshot is stale. */
 static int name_nodes(struct compare_ctx *c, char **owned)
 {
 	struct keyed *items = malloc((c->n ? c->n : 1) * sizeof(*items));
@@ -52,24 +60,33 @@ static int name_nodes(struct compare_ctx *c, char **owned)
 		if (vg->count > COMPARE_NAMES_SHOWN)
 			text_append(files, sizeof(files), " (+%zu more)", vg->count - COMPARE_NAMES_SHOWN);
 		if (collisions++ < COLLISIONS_SHOWN) {
+			const bool unset = is_unset(vg->value);
 			char fix[768];
 
 			snprintf(fix, sizeof(fix),
-				 "drop the stale snapshots among %s, or give each node its own name: "
-				 "`hostnamectl set-hostname NEWNAME` on all but one, then take their snapshots again",
+				 "on each of them but one (or all, where the name is unset): `hostnamectl set-hostname NAME` "
+				 "with a name of its own, then take its snapshot again; or drop the stale snapshots among %s",
 				 files);
-			finding_add(c->out, "compare.hostname", SEVERITY_FAIL, vg->value, fix,
-				    "hostname %s is in %zu snapshots: %s (named by file name below)", vg->value,
-				    vg->count, files);
+			if (unset)
+				finding_add(c->out, "compare.hostname", SEVERITY_WARN, "hostnames", fix,
+					    "the host name is unset (the kernel's %s) on %zu nodes: %s (named by file name "
+					    "below). NCCL tells hosts apart by host name and boot id, but MPI hostfiles and "
+					    "Slurm node names cannot", vg->value, vg->count, files);
+			else
+				finding_add(c->out, "compare.hostname", SEVERITY_WARN, vg->value, fix,
+					    "host name %s is in %zu snapshots: %s (named by file name below). If they are "
+					    "different nodes (a cloned image), NCCL tells them apart by host name and boot "
+					    "id, but MPI hostfiles and Slurm node names cannot", vg->value, vg->count, files);
 		}
 	}
 	if (ret == 0 && collisions > COLLISIONS_SHOWN)
-		finding_add(c->out, "compare.hostname", SEVERITY_FAIL, "hostnames",
-			    "give each node its own name (`hostnamectl set-hostname NEWNAME`) and snapshot them again",
-			    "%zu more hostnames are in several snapshots", collisions - COLLISIONS_SHOWN);
+		finding_add(c->out, "compare.hostname", SEVERITY_WARN, "hostnames",
+			    "give each node a name of its own (`hostnamectl set-hostname NAME` on it) and take its snapshot "
+			    "again", "%zu more host names are in several snapshots", collisions - COLLISIONS_SHOWN);
 	else if (ret == 0 && collisions == 0)
 		finding_add(c->out, "compare.hostname", SEVERITY_OK, "hostnames", NULL,
-			    "every hostname is unique (%zu nodes, %zu without a hostname)", c->n, g.unknown);
+			    "every host name is unique (%zu %s, %zu without a host name)", c->n, PLURAL_NODES(c->n),
+			    g.unknown);
 	grouping_free(&g);
 	free(items);
 	/* nodes with neither a hostname nor a file (or colliding without a file) are called by their position */

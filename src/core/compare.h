@@ -24,6 +24,19 @@ struct compare_board {
 	const char *board_id;
 };
 
+/* One NCCL library a job on the node could load: the path it is loaded by (the libnccl.so.2 name where it has
+ * one: a new release behind the same name is the same library in another version), its version ("" unknown),
+ * and what installed it (package manager and name, "" none) or where it was found ("venv /opt/torch/.venv"). */
+struct compare_nccl_lib {
+	const char *path;
+	const char *version;
+	const char *package_manager;   /* "dpkg", "pip", "" */
+	const char *package_name;      /* "libnccl2", "nvidia-nccl-cu13", "" */
+	const char *package_version;   /* "2.28.3-1+cuda13.0", "" */
+	const char *where;             /* "venv /opt/torch/.venv", "the linker's cache (/etc/ld.so.cache)" */
+	bool net_plugin;
+};
+
 /* One finding of the node's own check. */
 struct compare_check {
 	const char *id;
@@ -45,7 +58,9 @@ struct compare_node {
 	bool providers_known;
 	const struct compare_board *boards;
 	size_t board_count;
-	const char *nccl_version;              /* "2.21.5" */
+	const struct compare_nccl_lib *nccl_libs;   /* every NCCL (and net plugin) a job could load */
+	size_t nccl_lib_count;
+	bool nccl_libs_known;
 	const char *gid_index_pinned;          /* NCCL_IB_GID_INDEX as set, NULL when not set */
 	const char *gid_index_source;          /* "environment" or the nccl.conf that set it */
 	const struct compare_setting *nccl;    /* the NCCL_* settings the job would see: the effective one per name */

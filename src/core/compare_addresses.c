@@ -124,7 +124,8 @@ int compare_addresses(const struct compare_ctx *c)
 			    "%zu more addresses are held by several nodes", duplicates - DUPLICATES_SHOWN);
 	else if (!duplicates)
 		finding_add(c->out, "compare.duplicate_address", unknown == c->n ? SEVERITY_INFO : SEVERITY_OK,
-			    "addresses", NULL, "no address is held by two nodes (%zu nodes' addresses unknown)", unknown);
+			    "addresses", NULL, "no address is held by two nodes (%zu %s addresses unknown)", unknown,
+			    unknown == 1 ? "node's" : "nodes'");
 	free(items);
 	return 0;
 }

@@ -150,11 +150,11 @@ static int compare_pinned(const struct compare_ctx *c, const char *const *keys)
 	}
 	if (ret == 0 && count == 0 && pinned)
 		finding_add(c->out, "compare.gid_index_pinned", SEVERITY_OK, "NCCL_IB_GID_INDEX", NULL,
-			    "NCCL_IB_GID_INDEX, pinned on %zu nodes, is the index each of them uses (%zu with ports "
-			    "unknown)", pinned, unknown);
+			    "NCCL_IB_GID_INDEX, pinned on %zu %s, is the index %s uses (%zu with ports unknown)", pinned,
+			    PLURAL_NODES(pinned), pinned == 1 ? "it" : "each of them", unknown);
 	else if (ret == 0 && count == 0)
 		finding_add(c->out, "compare.gid_index_pinned", SEVERITY_OK, "NCCL_IB_GID_INDEX", NULL,
-			    "NCCL_IB_GID_INDEX is pinned on none of the %zu nodes", c->n);
+			    "NCCL_IB_GID_INDEX is pinned on no node (%zu %s)", c->n, PLURAL_NODES(c->n));
 	grouping_free(&g);
 out:
 	for (size_t i = 0; owned && i < c->n; i++)

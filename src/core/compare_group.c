@@ -75,6 +75,17 @@ void grouping_free(struct grouping *g)
 	memset(g, 0, sizeof(*g));
 }
 
+const char *compare_all_nodes(size_t n, char *buf, size_t size)
+{
+	if (n == 1)
+		snprintf(buf, size, "the one node");
+	else if (n == 2)
+		snprintf(buf, size, "both nodes");
+	else
+		snprintf(buf, size, "all %zu nodes", n);
+	return buf;
+}
+
 void compare_concern(const struct compare_ctx *c, size_t node)
 {
 	struct compare_concerns *cc = c->concerns;
@@ -118,21 +129,21 @@ static void unknown_note(const struct grouping *g, char *buf, size_t size)
 int compare_attribute(const struct compare_ctx *c, const struct attribute_rule *r, const struct grouping *g,
 		      bool report_ok)
 {
-	char unknown[64], nodes[512], line[1024];
+	char unknown[64], nodes[512], line[1024], all[32];
 	char *message, *fix;
-	size_t odd_nodes = 0;
+	size_t odd_nodes = 0, tied = 1;
 
 	unknown_note(g, unknown, sizeof(unknown));
 	if (g->group_count == 0) {
 		if (report_ok)
-			finding_add(c->out, r->id, SEVERITY_INFO, r->subject, NULL, "%s unknown on all %zu nodes",
-				    r->what, c->n);
+			finding_add(c->out, r->id, SEVERITY_INFO, r->subject, NULL, "%s is unknown on %s", r->what,
+				    compare_all_nodes(c->n, all, sizeof(all)));
 		return 0;
 	}
 	if (g->group_count == 1) {
 		if (report_ok)
-			finding_add(c->out, r->id, SEVERITY_OK, r->subject, NULL, "%s is %s on all %zu nodes%s", r->what,
-				    g->groups[0].value, g->known, unknown);
+			finding_add(c->out, r->id, SEVERITY_OK, r->subject, NULL, "%s is %s on %s%s", r->what,
+				    g->groups[0].value, compare_all_nodes(g->known, all, sizeof(all)), unknown);
 		return 0;
 	}
 	enum { TEXT_MAX = 8192 };
@@ -145,14 +156,24 @@ int compare_attribute(const struct compare_ctx *c, const struct attribute_rule *
 	}
 	for (size_t i = 1; i < g->group_count; i++)
 		odd_nodes += g->groups[i].count;
-	if (g->tie) {
-		text_append(message, TEXT_MAX, "%s: no majority (%zu values, the largest tied at %zu nodes): ",
-			 r->what, g->group_count, g->groups[0].count);
-		text_append(fix, TEXT_MAX, "no majority: pick the value these nodes need; to align on %s:\n",
+	while (tied < g->group_count && g->groups[tied].count == g->groups[0].count)
+		tied++;
+	if (g->tie && g->groups[0].count == 1 && tied == g->known) {
+		if (g->known == 2)
+			text_append(message, TEXT_MAX, "%s differs between the two nodes: ", r->what);
+		else
+			text_append(message, TEXT_MAX, "%s differs on every node, so no value has a majority: ", r->what);
+		text_append(fix, TEXT_MAX, "no value has a majority: pick the one these nodes need; to align on %s:\n",
+			 g->groups[0].value);
+	} else if (g->tie) {
+		text_append(message, TEXT_MAX, "%s has no majority: the %zu most common values are on %zu nodes each: ",
+			 r->what, tied, g->groups[0].count);
+		text_append(fix, TEXT_MAX, "no value has a majority: pick the one these nodes need; to align on %s:\n",
 			 g->groups[0].value);
 	} else {
-		text_append(message, TEXT_MAX, "%s: %zu of %zu nodes differ: majority %s (%zu nodes); ", r->what,
-			 odd_nodes, g->known, g->groups[0].value, g->groups[0].count);
+		text_append(message, TEXT_MAX, "%s: %zu of %zu nodes differ%s from the majority, %s (%zu %s): ", r->what,
+			 odd_nodes, g->known, odd_nodes == 1 ? "s" : "", g->groups[0].value, g->groups[0].count,
+			 PLURAL_NODES(g->groups[0].count));
 	}
 	for (size_t i = g->tie ? 0 : 1; i < g->group_count && i < COMPARE_GROUPS_SHOWN + 1; i++) {
 		const struct value_group *vg = &g->groups[i];
@@ -179,8 +200,8 @@ int compare_attribute(const struct compare_ctx *c, const struct attribute_rule *
 		}
 		if (rest > named)
 			text_append(fix, TEXT_MAX, " (+%zu more)", rest - named);
-		text_append(message, TEXT_MAX, "; +%zu more values on %zu nodes", g->group_count - COMPARE_GROUPS_SHOWN - 1,
-			 rest);
+		text_append(message, TEXT_MAX, "; %zu more value%s on %zu %s", g->group_count - COMPARE_GROUPS_SHOWN - 1,
+			 g->group_count - COMPARE_GROUPS_SHOWN - 1 == 1 ? "" : "s", rest, PLURAL_NODES(rest));
 	}
 	text_append(message, TEXT_MAX, "%s", unknown);
 	finding_add(c->out, r->id, r->severity, r->subject, fix, "%s", message);

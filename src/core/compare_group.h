@@ -12,6 +12,8 @@
 
 #define COMPARE_NAMES_SHOWN 8    /* node names listed before "+N more" */
 #define COMPARE_GROUPS_SHOWN 6   /* odd values described before "+N more values" */
+#define NCCL_WHAT_MAX 600        /* "NCCL at PATH" */
+#define PLURAL_NODES(n) ((n) == 1 ? "node" : "nodes")
 
 struct compare_ctx {
 	const struct compare_node *nodes;
@@ -44,6 +46,9 @@ struct grouping {
 /* Sorts items (key then node) in place and groups them; unknown is how many nodes had no value. 0 or -ENOMEM. */
 int grouping_build(struct grouping *g, struct keyed *items, size_t count, size_t unknown);
 void grouping_free(struct grouping *g);
+
+/* "the one node", "both nodes", "all 5 nodes": n nodes as a sentence says them. */
+const char *compare_all_nodes(size_t n, char *buf, size_t size);
 
 /* Records that the finding the rule adds next (index out->count) concerns node. */
 void compare_concern(const struct compare_ctx *c, size_t node);
@@ -85,6 +90,7 @@ int compare_reference_host(const struct compare_ctx *c, const struct host **ref)
 
 /* The rules, by area. Each returns 0 or -ENOMEM. */
 int compare_software(const struct compare_ctx *c);
+int compare_nccl_libs(const struct compare_ctx *c);   /* compare.nccl_version, run by compare_software */
 int compare_hcas(const struct compare_ctx *c);
 int compare_ports(const struct compare_ctx *c);
 int compare_gid(const struct compare_ctx *c);

@@ -144,7 +144,10 @@ static int host_keys(const struct compare_ctx *c, char *(*make)(const struct hos
 struct fw_item {
 	const char *board, *fw;
 	size_t node;
+	const struct rdma_device *device;
 };
+
+#define MIXED_SHOWN 16   /* nodes with mixed firmware named one finding each */
 
 static int fw_order(const void *a, const void *b)
 {
@@ -158,12 +161,73 @@ static int fw_order(const void *a, const void *b)
 	return strcmp(x->fw, y->fw);
 }
 
+/* The most common firmware among one node's HCAs of a board (items of one node, sorted by version). */
+static const char *node_common_fw(const struct fw_item *items, size_t count)
+{
+	const char *best = items[0].fw;
+	size_t best_run = 0;
+
+	for (size_t i = 0, j; i < count; i = j) {
+		for (j = i + 1; j < count && strcmp(items[j].fw, items[i].fw) == 0; j++)
+			;
+		if (j - i > best_run) {
+			best_run = j - i;
+			best = items[i].fw;
+		}
+	}
+	return best;
+}
+
+/* One finding per node whose HCAs of one board (items: one board, sorted by node then version) run different
+ * firmware: the devices named with their versions, each one not on want (the version the other nodes run, or
+ * else the node's most common) with its burn command. Returns how many nodes it found; *mixed counts them. */
+static size_t mixed_firmware(const struct compare_ctx *c, const struct fw_item *items, size_t count, const char *want,
+			     size_t *mixed)
+{
+	size_t found = 0;
+
+	for (size_t i = 0, j; i < count; i = j) {
+		char devices[512] = "", fix[2048] = "";
+		const char *to;
+		size_t same = 0;
+
+		for (j = i + 1; j < count && items[j].node == items[i].node; j++)
+			;
+		if (strcmp(items[i].fw, items[j - 1].fw) == 0)
+			continue;
+		found++;
+		if ((*mixed)++ >= MIXED_SHOWN)
+			continue;
+		to = want ? want : node_common_fw(&items[i], j - i);
+		for (size_t k = i; k < j; k++) {
+			const struct rdma_device *d = items[k].device;
+			const char *pci = d->pci_address[0] ? d->pci_address : d->name;
+
+			if (strcmp(items[k].fw, to) == 0) {
+				same++;
+				continue;
+			}
+			text_append(devices, sizeof(devices), "%s%s runs %s", devices[0] ? ", " : "", d->name, items[k].fw);
+			text_append(fix, sizeof(fix),
+				    "%son %s: burn firmware %s on %s (now %s): `mstflint -d %s -i fw-%s-%s.bin burn`, then "
+				    "`mstfwreset -d %s reset -y` or reboot", fix[0] ? "\n" : "", c->names[items[i].node], to,
+				    d->name, items[k].fw, pci, items[i].board, to, pci);
+		}
+		compare_concern(c, items[i].node);
+		finding_add(c->out, "compare.firmware", SEVERITY_WARN, items[i].board, fix,
+			    "firmware of board %s differs inside %s: %s; its other %zu HCA%s of the board run%s %s%s",
+			    items[i].board, c->names[items[i].node], devices, same, same == 1 ? "" : "s",
+			    same == 1 ? "s" : "", to, want ? ", as the other nodes do" : "");
+	}
+	return found;
+}
+
 /* Firmware is compared within one board id: two HCA models run different firmware lines by design. */
 static int compare_firmware(const struct compare_ctx *c)
 {
 	struct fw_item *items;
 	struct keyed *keyed = NULL;
-	size_t count = 0, total = 0, differing = 0, boards = 0;
+	size_t count = 0, total = 0, differing = 0, boards = 0, mixed = 0;
 	int ret = 0;
 
 	for (size_t i = 0; i < c->n; i++)
@@ -181,7 +245,7 @@ static int compare_firmware(const struct compare_ctx *c)
 			const struct rdma_device *d = host_find_device(node->host, node->boards[j].device);
 
 			if (node->boards[j].board_id && d && d->fw_ver[0])
-				items[count++] = (struct fw_item){ node->boards[j].board_id, d->fw_ver, i };
+				items[count++] = (struct fw_item){ node->boards[j].board_id, d->fw_ver, i, d };
 		}
 	}
 	qsort(items, count, sizeof(*items), fw_order);
@@ -190,10 +254,15 @@ static int compare_firmware(const struct compare_ctx *c)
 		struct grouping g;
 		char what[160];
 
-		for (end = start; end < count && strcmp(items[end].board, items[start].board) == 0; end++) {
-			/* a node with two firmware versions on one board model is keyed by its lowest (first) one */
-			if (end == start || items[end].node != items[end - 1].node)
-				keyed[k++] = (struct keyed){ .key = items[end].fw, .node = items[end].node };
+		for (end = start; end < count && strcmp(items[end].board, items[start].board) == 0; end++)
+			;
+		/* the nodes on one version for this board are compared; a node whose HCAs of the board run two
+		 * versions is a finding of its own, against the version the others run */
+		for (size_t i = start, j; i < end; i = j) {
+			for (j = i + 1; j < end && items[j].node == items[i].node; j++)
+				;
+			if (strcmp(items[i].fw, items[j - 1].fw) == 0)
+				keyed[k++] = (struct keyed){ .key = items[i].fw, .node = items[i].node };
 		}
 		boards++;
 		snprintf(what, sizeof(what), "firmware of board %s", items[start].board);
@@ -203,15 +272,24 @@ static int compare_firmware(const struct compare_ctx *c)
 		if (ret == 0)
 			ret = compare_attribute(c, &rule, &g, false);
 		differing += ret > 0;
+		if (ret >= 0)
+			differing += mixed_firmware(c, &items[start], end - start, g.group_count ? g.groups[0].value : NULL,
+						    &mixed);
 		grouping_free(&g);
 	}
+	if (ret >= 0 && mixed > MIXED_SHOWN)
+		finding_add(c->out, "compare.firmware", SEVERITY_WARN, "firmware",
+			    "`roce-doctor devices` on each node shows every HCA's firmware; burn one version per board",
+			    "%zu more nodes run different firmware on HCAs of one board id", mixed - MIXED_SHOWN);
 	if (ret >= 0 && !differing) {
 		if (boards)
 			finding_add(c->out, "compare.firmware", SEVERITY_OK, "firmware", NULL,
-				    "every HCA model (%zu board ids) runs one firmware version on all nodes", boards);
+				    "every HCA model (%zu board id%s) runs one firmware version on every node", boards,
+				    boards == 1 ? "" : "s");
 		else
 			finding_add(c->out, "compare.firmware", SEVERITY_INFO, "firmware", NULL,
-				    "board ids unknown on all %zu nodes: firmware not compared", c->n);
+				    "board ids are unknown on every node (%zu %s): firmware not compared", c->n,
+				    PLURAL_NODES(c->n));
 	}
 out:
 	free(items);

@@ -171,10 +171,16 @@ static int compare_settings(const struct compare_ctx *c)
 		finding_add(c->out, "compare.nccl_settings", SEVERITY_WARN, "NCCL_*",
 			    "give every node the same NCCL_* settings (one /etc/nccl.conf, one job environment)",
 			    "more NCCL_* variables differ between nodes than the %d shown", NAMES_SHOWN);
+	else if (ret >= 0 && !differing && !known)
+		finding_add(c->out, "compare.nccl_settings", SEVERITY_INFO, "NCCL_*", NULL,
+			    "no snapshot records its NCCL_* settings: not compared");
+	else if (ret >= 0 && !differing && !names)
+		finding_add(c->out, "compare.nccl_settings", SEVERITY_OK, "NCCL_*", NULL,
+			    "no NCCL_* variable is set on any node whose settings are known (%zu of %zu)", known, c->n);
 	else if (ret >= 0 && !differing)
-		finding_add(c->out, "compare.nccl_settings", known ? SEVERITY_OK : SEVERITY_INFO, "NCCL_*", NULL,
-			    "the %zu NCCL_* variables set are the same on all %zu nodes whose settings are known "
-			    "(%zu unknown)", names, known, c->n - known);
+		finding_add(c->out, "compare.nccl_settings", SEVERITY_OK, "NCCL_*", NULL,
+			    "the same NCCL_* settings (%zu variable%s) on every node whose settings are known (%zu of %zu)",
+			    names, names == 1 ? "" : "s", known, c->n);
 out:
 	free(items);
 	free(keyed);
@@ -188,6 +194,7 @@ struct check_item {
 	size_t node;
 };
 
+/* By id, then node, then worst first: the first item of an (id, node) is that node's severity for the id. */
 static int check_order(const void *a, const void *b)
 {
 	const struct check_item *x = a, *y = b;
@@ -195,31 +202,52 @@ static int check_order(const void *a, const void *b)
 
 	if (d)
 		return d;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return (x->severity < y->severity) - (x->severity > y->severity);
+}
+
+/* By id, then severity (worst first), then node: one run per id and severity. */
+static int severity_order(const void *a, const void *b)
+{
+	const struct check_item *x = a, *y = b;
+	int d = strcmp(x->id, y->id);
+
+	if (d)
+		return d;
+	if (x->severity != y->severity)
+		return x->severity < y->severity ? 1 : -1;
 	return (x->node > y->node) - (x->node < y->node);
 }
 
+/* The nodes of one check id at one severity (a node counted at its worst for the id). */
 struct check_run {
 	struct value_group nodes;
-	enum severity worst;
+	enum severity severity;
+	enum severity id_worst;     /* the id's worst on any node: keeps an id's runs together, worst ids first */
 };
 
 static int run_order(const void *a, const void *b)
 {
 	const struct check_run *x = a, *y = b;
+	int d;
 
-	if (x->worst != y->worst)
-		return x->worst < y->worst ? 1 : -1;
-	if (x->nodes.count != y->nodes.count)
-		return x->nodes.count < y->nodes.count ? 1 : -1;
-	return strcmp(x->nodes.value, y->nodes.value);
+	if (x->id_worst != y->id_worst)
+		return x->id_worst < y->id_worst ? 1 : -1;
+	d = strcmp(x->nodes.value, y->nodes.value);
+	if (d)
+		return d;
+	return (x->severity < y->severity) - (x->severity > y->severity);
 }
 
+/* compare.check_summary: for each check id not ok somewhere, which nodes have it at which severity, one finding
+ * per severity (gid.env fail on n2, warn on n1), so a node is never given another node's severity. */
 int compare_check_summary(const struct compare_ctx *c)
 {
 	struct check_item *items;
 	struct keyed *keyed;
 	struct check_run *runs;
-	size_t total = 0, count = 0, k = 0, run_count = 0, known = 0;
+	size_t total = 0, count = 0, k = 0, run_count = 0, known = 0, ids = 0, kept = 0;
 	int ret = -ENOMEM;
 
 	for (size_t i = 0; i < c->n; i++) {
@@ -235,22 +263,26 @@ int compare_check_summary(const struct compare_ctx *c)
 		for (size_t j = 0; c->nodes[i].checks_known && j < c->nodes[i].check_count; j++)
 			if (c->nodes[i].checks[j].id && c->nodes[i].checks[j].severity > SEVERITY_OK)
 				items[count++] = (struct check_item){ c->nodes[i].checks[j].id, c->nodes[i].checks[j].severity, i };
+	/* each node once per id, at its worst (a per-port id can come several times from one node) */
 	qsort(items, count, sizeof(*items), check_order);
-	/* one run per id, each node once in it (a per-port id can come several times from one node) */
-	for (size_t i = 0; i < count; i++) {
+	for (size_t i = 0; i < count; i++)
+		if (i == 0 || strcmp(items[i].id, items[i - 1].id) != 0 || items[i].node != items[i - 1].node)
+			items[kept++] = items[i];
+	qsort(items, kept, sizeof(*items), severity_order);
+	for (size_t i = 0; i < kept; i++) {
 		bool new_id = i == 0 || strcmp(items[i].id, items[i - 1].id) != 0;
 
-		if (new_id)
-			runs[run_count++] = (struct check_run){ .nodes = { .value = items[i].id, .items = &keyed[k] } };
-		struct check_run *r = &runs[run_count - 1];
-
-		if (items[i].severity > r->worst)
-			r->worst = items[i].severity;
-		if (!new_id && items[i].node == items[i - 1].node)
-			continue;
+		ids += new_id;
+		if (new_id || items[i].severity != items[i - 1].severity)
+			runs[run_count++] = (struct check_run){ .nodes = { .value = items[i].id, .items = &keyed[k] },
+								.severity = items[i].severity };
 		keyed[k++] = (struct keyed){ .key = items[i].id, .node = items[i].node };
-		r->nodes.count++;
+		runs[run_count - 1].nodes.count++;
 	}
+	/* items are worst first within an id: the id's first run carries its worst */
+	for (size_t r = 0; r < run_count; r++)
+		runs[r].id_worst = r > 0 && strcmp(runs[r].nodes.value, runs[r - 1].nodes.value) == 0 ? runs[r - 1].id_worst
+												      : runs[r].severity;
 	qsort(runs, run_count, sizeof(*runs), run_order);
 	for (size_t r = 0; r < run_count && r < NAMES_SHOWN; r++) {
 		char nodes[512], fix[768];
@@ -258,17 +290,21 @@ int compare_check_summary(const struct compare_ctx *c)
 		compare_node_list(c, &runs[r].nodes, nodes, sizeof(nodes));
 		snprintf(fix, sizeof(fix), "on %s: `roce-doctor check --only %s` and apply the fix it prints", nodes,
 			 runs[r].nodes.value);
-		finding_add(c->out, "compare.check_summary", runs[r].worst, runs[r].nodes.value, fix,
-			    "%s: %s on %zu of %zu nodes: %s", runs[r].nodes.value, severity_name(runs[r].worst),
-			    runs[r].nodes.count, known, nodes);
+		finding_add(c->out, "compare.check_summary", runs[r].severity, runs[r].nodes.value, fix,
+			    "%s on %zu of %zu %s: %s", severity_name(runs[r].severity), runs[r].nodes.count, known,
+			    PLURAL_NODES(known), nodes);
 	}
 	if (run_count > NAMES_SHOWN)
 		finding_add(c->out, "compare.check_summary", SEVERITY_WARN, "check",
-			    "`roce-doctor check` on the nodes named above", "%zu more check ids are not ok on some nodes",
-			    run_count - NAMES_SHOWN);
+			    "`roce-doctor check` on the nodes named above",
+			    "%zu more check ids or severities are not ok on some nodes (%zu ids in all)",
+			    run_count - NAMES_SHOWN, ids);
+	else if (run_count == 0 && known == 0)
+		finding_add(c->out, "compare.check_summary", SEVERITY_INFO, "check", NULL,
+			    "no snapshot records what check found: not summarised");
 	else if (run_count == 0)
-		finding_add(c->out, "compare.check_summary", known ? SEVERITY_OK : SEVERITY_INFO, "check", NULL,
-			    "check is ok on all %zu nodes whose findings are known (%zu unknown)", known, c->n - known);
+		finding_add(c->out, "compare.check_summary", SEVERITY_OK, "check", NULL,
+			    "check is ok on every node whose findings are known (%zu of %zu)", known, c->n);
 	ret = 0;
 out:
 	free(items);

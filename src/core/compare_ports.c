@@ -349,9 +349,13 @@ int compare_ports(const struct compare_ctx *c)
 		for (size_t k = 0; ret == 0 && k < ports; k++)
 			ret = compare_slot(c, &slots[k], &at[k], v, keys, bufs, &differing);
 		if (ret == 0 && !differing && ports)
+		{
+			char all[32];
+
 			finding_add(c->out, port_rules[v].id, SEVERITY_OK, "ports", NULL,
-				    "%s agrees on every port (%zu per node) of all %zu nodes, where known",
-				    port_rules[v].what, ports, c->n);
+				    "%s agrees on every port (%zu per node) of %s, where known", port_rules[v].what, ports,
+				    compare_all_nodes(c->n, all, sizeof(all)));
+		}
 		else if (ret == 0 && !differing)
 			finding_add(c->out, port_rules[v].id, SEVERITY_INFO, "ports", NULL,
 				    "%s: no RDMA port on any node to compare", port_rules[v].what);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* compare's node-wide software rules: kernel, rdma-core, providers, NCCL version, memlock and firewall. */
+/* compare's node-wide software rules: kernel, rdma-core, providers, memlock and firewall (NCCL versions:
+ * compare_nccl_libs.c). */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -34,15 +35,6 @@ static void fix_providers(const struct compare_ctx *c, const void *arg, const ch
 		 "on %s: install the providers the others have (%s): the libibverbs provider package of the same "
 		 "rdma-core release (`apt install ibverbs-providers` or `dnf install libibverbs`), and remove stray "
 		 "ones from /etc/libibverbs.d", nodes, want);
-}
-
-static void fix_nccl_version(const struct compare_ctx *c, const void *arg, const char *want,
-			     const struct value_group *odd, const char *nodes, char *buf, size_t size)
-{
-	(void)c, (void)arg, (void)odd;
-	snprintf(buf, size,
-		 "on %s: use NCCL %s like the others (`pip install nvidia-nccl-cu12==%s`, or `apt install "
-		 "libnccl2=%s-1+cudaX.Y` with the node's CUDA, or the same container image)", nodes, want, want, want);
 }
 
 static void fix_memlock(const struct compare_ctx *c, const void *arg, const char *want, const struct value_group *odd,
@@ -130,8 +122,6 @@ int compare_software(const struct compare_ctx *c)
 		  offsetof(struct compare_node, kernel) },
 		{ { "compare.rdma_core", "rdma-core", "rdma-core", SEVERITY_WARN, fix_rdma_core, NULL, false },
 		  offsetof(struct compare_node, rdma_core) },
-		{ { "compare.nccl_version", "NCCL version", "nccl", SEVERITY_WARN, fix_nccl_version, NULL, false },
-		  offsetof(struct compare_node, nccl_version) },
 		{ { "compare.firewall", "firewall", "firewall", SEVERITY_WARN, fix_firewall, NULL, false },
 		  offsetof(struct compare_node, firewall) },
 	};
@@ -146,6 +136,8 @@ int compare_software(const struct compare_ctx *c)
 		for (size_t i = 0; i < c->n; i++)
 			keys[i] = *(const char *const *)((const char *)&c->nodes[i] + plain[r].offset);
 		ret = compare_keys(c, &plain[r].rule, keys, true);
+		if (ret >= 0 && strcmp(plain[r].rule.id, "compare.rdma_core") == 0)
+			ret = compare_nccl_libs(c);   /* in compare_ids' order */
 		if (ret < 0)
 			goto out;
 	}

@@ -89,10 +89,10 @@ result "-v --from: the recorded line names the file and the time" $?
 bad "--from a missing file: exit 3" 3 "^roce-doctor: cannot read snapshot $scratch/none.json: No such file" -- \
 	--from "$scratch/none.json" devices
 echo 'not json' >"$scratch/text.json"
-bad "--from text that is not JSON: the line and column" 3 "snapshot $scratch/text.json: line 1 column 3: not a JSON document" -- \
+bad "--from text that is not JSON: the line and what it found" 3 "snapshot $scratch/text.json line 1: not a JSON document: expected '\\{', found 'not json'" -- \
 	--from "$scratch/text.json" gid
 head -c 2000 "$snap" >"$scratch/cut.json"
-bad "--from a truncated snapshot" 3 "snapshot $scratch/cut.json: line [0-9]+ column [0-9]+: not a JSON document: .*end of (file|input)" -- \
+bad "--from a truncated snapshot" 3 "snapshot $scratch/cut.json line 1: truncated at the end of the input: line [0-9]+ column [0-9]+: .*end of (file|input)" -- \
 	--from "$scratch/cut.json" nccl-env
 sed 's|"roce-doctor/snapshot/v1"|"roce-doctor/snapshot/v2"|' "$snap" >"$scratch/v2.json"
 bad "--from a newer version" 3 'schema: "roce-doctor/snapshot/v2" is newer than this roce-doctor reads' -- \
@@ -109,7 +109,7 @@ bad "--from an oversized array" 3 "host.devices\[0\].ports\[0\].gids: expected a
 	--from "$scratch/many.json" gid
 "$BIN" --root "$FIXTURES/cx6lx-2port" snapshot --json-lines >"$scratch/stream.json"
 "$BIN" --root "$FIXTURES/softroce" snapshot --json-lines >>"$scratch/stream.json"
-bad "--from a --json-lines stream: take one line" 3 "line 2 column 1: a second document .*sed -n 2p" -- \
+bad "--from a --json-lines stream: compare it, or take one line" 3 "stream.json: 2 snapshots in it \\(lines 1, 2\\), and --from reads one: compare them with .roce-doctor compare .*stream.json., or take one out, the first with .sed -n 1p .*stream.json > node.json" -- \
 	--from "$scratch/stream.json" devices
 truncate -s 65M "$scratch/big.json"
 bad "--from a file over 64 MiB" 3 "cannot read snapshot $scratch/big.json: larger than 64 MiB" -- --from "$scratch/big.json" devices

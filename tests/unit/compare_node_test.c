@@ -35,6 +35,7 @@ static void test_without_system_unknown(void)
 	CHECK(node.host && node.host->device_count == 10);
 	CHECK(node.board_count == 1);
 	CHECK(!node.nccl_known && !node.checks_known && !node.gid_index_pinned && !node.firewall);
+	CHECK(!node.nccl_libs_known && node.nccl_lib_count == 0);
 	CHECK(node.memlock_kind == COMPARE_MEMLOCK_UNKNOWN);
 	snapshot_free(&s);
 	compare_owned_free(&own);
@@ -66,7 +67,26 @@ static void test_with_system(void)
 	s.system.rlimit.soft.bytes = 65536;
 	s.system.fw_procs_read = true;
 	s.system.fw_procs.firewalld_running = true;
+	/* the system libnccl2 as nccl-libs has it: found as libnccl.so (first) and libnccl.so.2 */
+	s.system.nccl_libs_read = true;
+	s.system.nccl_libs.items = calloc(1, sizeof(*s.system.nccl_libs.items));
+	s.system.nccl_libs.count = 1;
+	{
+		struct nccl_lib *lib = s.system.nccl_libs.items;
+
+		snprintf(lib->real_path, sizeof(lib->real_path), "/usr/lib/x86_64-linux-gnu/libnccl.so.2.28.3");
+		snprintf(lib->places[0].path, sizeof(lib->places[0].path), "/usr/lib/x86_64-linux-gnu/libnccl.so");
+		snprintf(lib->places[1].path, sizeof(lib->places[1].path), "/usr/lib/x86_64-linux-gnu/libnccl.so.2");
+		lib->place_count = 2;
+		snprintf(lib->version, sizeof(lib->version), "2.28.3");
+		snprintf(lib->package_manager, sizeof(lib->package_manager), "dpkg");
+		snprintf(lib->package_name, sizeof(lib->package_name), "libnccl2");
+	}
 	CHECK(compare_node_from_snapshot(&s, "x.jsonl:3", "n12", &own, &node) == 0);
+	CHECK(node.nccl_libs_known && node.nccl_lib_count == 1);
+	/* compared by the name a job loads it by, which a new release keeps */
+	CHECK(node.nccl_lib_count == 1 && strcmp(node.nccl_libs[0].path, "/usr/lib/x86_64-linux-gnu/libnccl.so.2") == 0 &&
+	      strcmp(node.nccl_libs[0].version, "2.28.3") == 0 && strcmp(node.nccl_libs[0].package_name, "libnccl2") == 0);
 	CHECK_STR(node.hostname, "n12");      /* no hostname in the snapshot: the pdsh prefix names it */
 	CHECK_STR(node.gid_index_pinned, "3");
 	CHECK_STR(node.gid_index_source, "environment");
