@@ -7,7 +7,7 @@
 #include <jansson.h>
 
 #include "core/findings.h"
-#include "core/log_scan.h"
+#include "core/log/log_scan.h"
 
 /* host: check's findings on this host, or NULL when --with-check was not asked. NULL when out of memory. */
 json_t *explain_report_doc(const struct log_scan *scan, const char *input, const struct findings *host);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* explain's log reader (src/core/log_scan.c, log_line.c): any bytes, as one buffer and again cut into two
+/* explain's log reader (src/core/log/log_scan.c, log_line.c): any bytes, as one buffer and again cut into two
  * feeds at a point the input picks; both must count the same lines, and the counts must add up. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/log_scan.h"
+#include "core/log/log_scan.h"
 
 static void same_counts(const struct log_scan *a, const struct log_scan *b)
 {

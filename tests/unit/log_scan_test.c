@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "core/check_catalog.h"
-#include "core/log_line.h"
-#include "core/log_scan.h"
+#include "core/log/log_line.h"
+#include "core/log/log_scan.h"
 #include "tap.h"
 
 static void log_patterns_compile_and_name_real_check_ids(void)

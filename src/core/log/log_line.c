@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Prefix stripping and safe text for explain. Hand-written matchers rather than regexes: they run on every
  * line of a log that may be a gigabyte, and each looks at a few bytes at the start. */
-#include "core/log_line.h"
+#include "core/log/log_line.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * logs of tests/logs/. Rows that share an id are the forms one message took across versions. Order matters
  * only among problems: a line gives at most one problem, the first row that matches (specific before
  * generic); every fact row that matches is kept. */
-#include "core/log_patterns.h"
+#include "core/log/log_patterns.h"
 
 #define MEMLOCK_CHECKS "memlock.limit,memlock.pam,memlock.systemd,memlock.register"
 #define MEMLOCK_FIX "roce-doctor check --only memlock    # which limit is low, and the file that fixes it\n" \

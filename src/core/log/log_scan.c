@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* explain's line reader and matcher. Memory is fixed once init has run: one line buffer, the compiled table,
  * LOG_FACTS_MAX facts and one hit per pattern row, whatever the size of the log. */
-#include "core/log_scan.h"
+#include "core/log/log_scan.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/log_line.h"
+#include "core/log/log_line.h"
 
 #define GROUPS 5   /* the whole match and {1}..{4} */
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/log_patterns.h"
+#include "core/log/log_patterns.h"
 
 #define LOG_LINE_MAX 4096       /* bytes of a line kept and matched; the rest is read and dropped */
 #define LOG_FACTS_MAX 64        /* distinct (fact, value) pairs kept; more are counted in facts_dropped */
