@@ -46,7 +46,8 @@ static json_t *hit_json(const struct log_hit *hit, const struct findings *host)
 			 host ? host_findings(hit, host) : json_null());
 }
 
-json_t *explain_report_doc(const struct log_scan *scan, const char *input, const struct findings *host)
+json_t *explain_report_doc(const struct log_scan *scan, const char *input, const char *compression,
+			   const struct findings *host)
 {
 	json_t *doc = doc_new("explain"), *facts = json_array(), *problems = json_array(), *summary;
 	size_t counts[4] = { 0 };
@@ -73,6 +74,7 @@ json_t *explain_report_doc(const struct log_scan *scan, const char *input, const
 	if (!summary)
 		goto fail;
 	json_object_set_new(doc, "input", json_string(input));
+	json_object_set_new(doc, "compression", json_str_or_null(compression));
 	json_object_set_new(doc, "verdict", json_string(severity_name(log_scan_worst(scan))));
 	json_object_set_new(doc, "with_check", json_boolean(host != NULL));
 	json_object_set_new(doc, "counts", severity_counts_json(counts));

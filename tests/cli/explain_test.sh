@@ -49,8 +49,49 @@ bad "a directory exits 3 naming it" 3 "cannot read $scratch: Is a directory" -- 
 
 # --- bad input: answered, never a crash
 head -c 200000 /dev/urandom > "$scratch/garbage.bin"
-run --json explain "$scratch/garbage.bin"
-[ "$rc" -le 2 ] && json_ok roce-doctor/explain/v1; result "binary garbage: a JSON answer, exit 0-2" $?
+bad "random bytes are not a log: exit 3, one line" 3 'garbage.bin is not a text log: [0-9]+ of its first 65536 bytes are NUL' \
+	-- --json explain "$scratch/garbage.bin"
+: > "$scratch/empty.log"
+bad "an empty file is said to be empty, exit 3" 3 'empty.log is empty: no log to explain' -- explain "$scratch/empty.log"
+printf '\n  \n\t\n' > "$scratch/blank.log"
+bad "blank lines only: empty, exit 3" 3 'blank.log is empty but for blank lines' -- explain "$scratch/blank.log"
+bad "empty stdin: empty, exit 3" 3 '\(stdin\) is empty' -- explain - < /dev/null
+
+# --- compressed logs are read as they stream, through zlib, liblzma and libzstd: the same findings as plain
+retry=$logs/from-source/nccl-2.18-retry-exceeded.log
+run --json explain "$retry"
+plain=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sorted((f["id"], f["lines"][0]) for f in d["findings"]), d["summary"])' "$out")
+for z in "gzip -c:gz:gzip" "xz -c:xz:xz" "zstd -q -c:zst:zstd"; do
+	IFS=: read -r tool ext name <<< "$z"
+	command -v "${tool%% *}" > /dev/null || continue
+	$tool "$retry" > "$scratch/retry.log.$ext"
+	run --json explain "$scratch/retry.log.$ext"
+	got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sorted((f["id"], f["lines"][0]) for f in d["findings"]), d["summary"])' "$out" 2>/dev/null)
+	[ "$rc" -eq 2 ] && [ "$got" = "$plain" ] && grep -q "\"compression\": \"$name\"" "$out"
+	result "$name: the same findings, lines and counts as the plain log, compression named" $?
+	run explain "$scratch/retry.log.$ext"
+	head -1 "$out" | grep -q "retry.log.$ext ($name): fail"; result "$name: the text names the compression" $?
+	# cut short, and damaged in the middle: one line naming it, exit 3, nothing on stdout
+	head -c 100 "$scratch/retry.log.$ext" > "$scratch/cut.$ext"
+	bad "$name cut short: exit 3, one line" 3 "cannot read .*cut.$ext: $name data that ends early" -- explain "$scratch/cut.$ext"
+done
+cat "$retry" "$retry" "$retry" "$retry" | gzip -c > "$scratch/big.gz"
+cp "$scratch/big.gz" "$scratch/damaged.gz"
+printf '\377\377\377\377\377\377\377\377' | dd of="$scratch/damaged.gz" bs=1 seek=200 conv=notrunc 2> /dev/null
+bad "corrupt gzip: exit 3, zlib's reason" 3 'cannot read .*damaged.gz: corrupt gzip data \(' -- explain "$scratch/damaged.gz"
+{ gzip -c "$retry"; gzip -c "$retry"; } > "$scratch/two.gz"
+run explain "$scratch/two.gz"
+[ "$rc" -eq 2 ] && grep -qx '  fail  log.nccl.wc_retry_exceeded  lines 11,25' "$out"
+result "two gzip members (logrotate, cat a.gz b.gz) are read as one log" $?
+gzip -c "$scratch/garbage.bin" > "$scratch/garbage.gz"
+bad "compressed random bytes: not a text log" 3 'garbage.gz \(gzip-compressed\) is not a text log' -- explain "$scratch/garbage.gz"
+gzip -c "$retry" > "$scratch/stdin.gz"
+run explain - < "$scratch/stdin.gz"
+[ "$rc" -eq 2 ] && head -1 "$out" | grep -q '(stdin) (gzip): fail'; result "gzip on stdin" $?
+if command -v bzip2 > /dev/null; then
+	bzip2 -c "$retry" > "$scratch/retry.bz2"
+	bad "bzip2: said, with the command that reads it" 3 'bzip2-compressed.*bzcat FILE \| roce-doctor explain -' -- explain "$scratch/retry.bz2"
+fi
 # a 1 MiB line holding a pattern past 4096 bytes, then the pattern on the next line: line 2 is the finding
 { head -c 1048576 /dev/zero | tr '\0' 'x'; printf ' NET/IB : No device found.\nNET/IB : No device found.\n'; } > "$scratch/long.log"
 run explain "$scratch/long.log"
