@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/check_report.h"
+#include "core/log/log_causes.h"
 #include "output/render.h"
 
 /* Whether id is one of the comma list ids. */
@@ -98,8 +99,8 @@ json_t *explain_list_doc(void)
 		json_decref(rows);
 		return NULL;
 	}
-	for (size_t i = 0; i < log_pattern_count; i++) {
-		const struct log_pattern *p = &log_patterns[i];
+	for (size_t i = 0; i < log_pattern_count + log_cause_count; i++) {
+		const struct log_pattern *p = i < log_pattern_count ? &log_patterns[i] : &log_cause_patterns[i - log_pattern_count];
 
 		json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:o}", "id", p->id,
 						      "severity", severity_name(p->severity), "needle", p->needle,

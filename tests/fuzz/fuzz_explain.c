@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log/log_causes.h"
 #include "core/log/log_input.h"
 #include "core/log/log_scan.h"
 
@@ -65,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (log_scan_buffer(&whole, (const char *)data, size) != 0)
 		return 0;
-	if (whole.recognised > whole.lines || whole.truncated > whole.lines || whole.hit_count > log_pattern_count ||
+	if (whole.recognised > whole.lines || whole.truncated > whole.lines || whole.hit_count > log_pattern_count + log_cause_count ||
 	    whole.fact_count > LOG_FACTS_MAX)
 		abort();
 	/* The reader is fed in chunks of any size (a pipe): a line cut between two feeds reads as one. */
