@@ -40,6 +40,49 @@ for prefix in '' '[rank3]:' '[default0]:' '[1,3]<stderr>:' 'node-a: ' '  3: ' '[
 	result "prefix '$prefix' is stripped" $?
 done
 
+# --- causes the log shows across lines: named, and listed first, above the generic problems they explain
+# first_problem LOG ID RC: exit RC and ID is the first problem
+first_problem() {
+	run explain "$1"
+	[ "$rc" -eq "$3" ] && [ "$(sed -n '/^problems:$/{n;p;q}' "$out" | awk '{ print $2 }')" = "$2" ]
+}
+first_problem "$logs/from-source/nccl-2.18-retry-exceeded.log" log.nccl.link_local_gid 2 &&
+	grep -q 'NCCL uses the link-local GID fe80::5054:ff:fe12:3401 (GID index 0) on RoCE' "$out" &&
+	grep -q 'NCCL_IB_GID_INDEX=0 was set in the environment (line 4)' "$out" &&
+	grep -qx '        fix: export NCCL_IB_GID_INDEX=3 .*' "$out" && grep -q 'roce-doctor gid --suggest' "$out" &&
+	grep -q 'unset NCCL_IB_GID_INDEX .*NCCL >= 2.21' "$out"
+result "NCCL_IB_GID_INDEX=0 and a fe80:: localGid on RoCE: the link-local GID named first, with its fix" $?
+# NCCL's own print of the GID in use: the subnet prefix as a little-endian number, fe80:: as 80FE
+printf '%s\n' 'node-b:2210:2251 [0] NCCL INFO NCCL_IB_GID_INDEX set by environment to 0.' \
+	'node-b:2210:2266 [0] NCCL INFO NET/IB: Dev 0 Port 1 qpn 2412 mtu 3 GID 0 (80FE/5F4E3DFEFFC2B1A8)' > "$scratch/gid0.log"
+first_problem "$scratch/gid0.log" log.nccl.link_local_gid 2 && grep -q 'lines 1,2$' "$out"
+result "NCCL_IB_GID_INDEX=0 next to GID 0 (80FE/...): the link-local GID finding" $?
+printf '%s\n' 'node-b:2210:2251 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.1.0.2<0>' \
+	'node-b:2210:2266 [0] NCCL INFO NET/IB: Dev 0 Port 1 qpn 2412 mtu 5 GID 0 (80FE/5F4E3DFEFFC2B1A8)' > "$scratch/gid-ib.log"
+run explain "$scratch/gid-ib.log"
+[ "$rc" -eq 0 ] && ! grep -q link_local_gid "$out"; result "on InfiniBand the fe80:: GID is no finding" $?
+printf '%s\n' 'node-b:2210:2266 [0] NCCL INFO NET/IB: Dev 0 Port 1 qpn 2412 mtu 3 GID 3 (0/C80A5A0AFFFF0000)' > "$scratch/gid3.log"
+run explain "$scratch/gid3.log"
+[ "$rc" -eq 0 ] && ! grep -q link_local_gid "$out"; result "a routable GID (::ffff:10.90.10.200 at index 3) is no finding" $?
+two=$logs/gpu-2rank
+first_problem "$two/torch-watchdog-skipped-collective.log" log.torch.skipped_collective 2 &&
+	grep -q 'rank 1 never issued collective 2, which rank 0 issued' "$out" && grep -q 'An application bug, not the network' "$out"
+result "both ranks interleaved: rank 1 skipped collective 2, first, an application bug" $?
+first_problem "$two/torch-skip-r1.log" log.torch.skipped_collective 2 &&
+	grep -q 'rank 1 had completed every collective it issued (1) when rank 0 timed out' "$out"
+result "rank 1's own log: it skipped the collective rank 0 timed out in" $?
+run explain "$two/torch-skip-r0.log"
+[ "$rc" -eq 2 ] && grep -q 'most often another rank never issued collective 2' "$out" && ! grep -q 'skipped_collective' "$out"
+result "rank 0's own log: the timeout says a rank that never issued collective 2 comes first, not 'a rank hung'" $?
+first_problem "$two/torch-hang-first-collective.log" log.nccl.init_waiting 2 &&
+	grep -q 'the job was stopped (torchrun received signal 2) while rank 0 waited in NCCL.s communicator init' "$out" &&
+	grep -q 'ranks that reached it: 0 (1 of 2); not seen starting it: 1' "$out" &&
+	grep -qx '        fix: NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,ENV TORCH_NCCL_DESYNC_DEBUG=1 .*' "$out"
+result "a job stopped in its first collective: which ranks reached init, and what to rerun with" $?
+first_problem "$two/nccl-net-absent.log" log.too_little 1 &&
+	grep -qx '        fix: NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,ENV    # rerun the job with these in every rank.s environment' "$out"
+result "a log with nothing explain reads: warn, and the variables to rerun with, not ok" $?
+
 # --- usage errors: exit 64, one line on stderr, nothing on stdout
 bad "two logs are a usage error" 64 'one log at a time' -- explain a.log b.log
 bad "an unknown option is a usage error" 64 'unrecognized option' -- explain --bogus
