@@ -170,6 +170,14 @@ if [ -x /usr/bin/time ] && [ -n "$one_lines" ]; then
 	# ASan's shadow memory adds tens of MiB: the bound is what a leak per line or per finding would exceed
 	[ "$rc" -eq 1 ] && [ "${rss:-999999}" -lt 65536 ] && grep -qx "$((one_recognised * 1888)) of $((one_lines * 1888)) lines recognised" "$out"
 	result "64 MiB on stdin (1888 copies of one log): every line counted, RSS ${rss:-?} KiB < 64 MiB" $?
+	# the same 64 MiB gzip-compressed: decoded as it streams, never held whole
+	for i in $(seq 59); do cat "$scratch/1m.log"; done | gzip -1 > "$scratch/64m.gz"
+	/usr/bin/time -f '%M' -o "$scratch/rss" "$BIN" explain "$scratch/64m.gz" > "$out" 2> "$err"
+	rc=$?
+	rss=$(tail -1 "$scratch/rss")
+	[ "$rc" -eq 1 ] && [ "${rss:-999999}" -lt 65536 ] && grep -qx "$((one_recognised * 1888)) of $((one_lines * 1888)) lines recognised" "$out"
+	result "64 MiB gzip-compressed: every line counted, RSS ${rss:-?} KiB < 64 MiB" $?
+	rm -f "$scratch/64m.gz"
 fi
 
 # --- --list: every pattern id is in README's Explain section
