@@ -66,8 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (log_scan_buffer(&whole, (const char *)data, size) != 0)
 		return 0;
-	if (whole.recognised > whole.lines || whole.truncated > whole.lines || whole.hit_count > log_pattern_count + log_cause_count ||
-	    whole.fact_count > LOG_FACTS_MAX)
+	if (whole.recognised > whole.lines || whole.truncated > whole.lines ||
+	    whole.hit_count > log_pattern_count + log_cause_count || whole.fact_count > LOG_FACTS_MAX)
 		abort();
 	/* The reader is fed in chunks of any size (a pipe): a line cut between two feeds reads as one. */
 	cut = size ? data[0] % (size + 1) : 0;
