@@ -131,6 +131,8 @@ bad "compressed random bytes: not a text log" 3 'garbage.gz \(gzip-compressed\) 
 gzip -c "$retry" > "$scratch/stdin.gz"
 run explain - < "$scratch/stdin.gz"
 [ "$rc" -eq 2 ] && head -1 "$out" | grep -q '(stdin) (gzip): fail'; result "gzip on stdin" $?
+printf 'BZh, a line of text\nNET/IB : No device found.\n' > "$scratch/bzh.log"
+expect "text that starts with bzip2's first letters is text" 1 'log.nccl.ib_no_device' -- explain "$scratch/bzh.log"
 if command -v bzip2 > /dev/null; then
 	bzip2 -c "$retry" > "$scratch/retry.bz2"
 	bad "bzip2: said, with the command that reads it" 3 'bzip2-compressed.*bzcat FILE \| roce-doctor explain -' -- explain "$scratch/retry.bz2"

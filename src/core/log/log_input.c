@@ -223,6 +223,10 @@ static int start(struct log_input *in)
 	for (size_t i = 0; i < sizeof(magics) / sizeof(magics[0]); i++)
 		if (in->head_len >= magics[i].len && memcmp(in->head, magics[i].magic, magics[i].len) == 0)
 			in->format = magics[i].format;
+	/* "BZh" could start a line of text: bzip2 has a block size digit, then its block magic 0x314159 */
+	if (in->format == LOG_FORMAT_BZIP2 &&
+	    (in->head_len < 6 || in->head[3] < '1' || in->head[3] > '9' || in->head[4] != 0x31 || in->head[5] != 0x41))
+		in->format = LOG_FORMAT_PLAIN;
 	in->format_known = true;
 	switch (in->format) {
 	case LOG_FORMAT_GZIP: {
