@@ -309,8 +309,8 @@ static bool too_little(const struct log_scan *scan, struct log_hit *hit)
 	text(hit->quote, sizeof(hit->quote), "%lu lines, none of them NCCL's, PyTorch's, perftest's or roce-doctor's",
 	     scan->lines - scan->blank);
 	text(hit->message, sizeof(hit->message), "this log has no line explain reads: NCCL wrote nothing (NCCL_DEBUG "
-	     "unset) and no error of PyTorch, perftest or libibverbs is in it, so it cannot tell what the job did on "
-	     "the network");
+	     "unset, or no collective ran, so NCCL never started) and no error of PyTorch, perftest or libibverbs is "
+	     "in it: it cannot tell what the job did on the network");
 	text(hit->fix, sizeof(hit->fix), RERUN_ENV "    # rerun the job with these in every rank's environment\n"
 	     "roce-doctor explain JOB.log    # on that run's output, every rank's (torchrun --tee 3, srun "
 	     "--output=%%t.out)");
