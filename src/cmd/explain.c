@@ -10,8 +10,9 @@
 #include "cmd/explain_report.h"
 #include "core/checks.h"
 #include "core/findings_locate.h"
-#include "core/log_line.h"
-#include "core/log_scan.h"
+#include "core/log/log_input.h"
+#include "core/log/log_line.h"
+#include "core/log/log_scan.h"
 #include "core/system_input.h"
 #include "output/explain_text.h"
 #include "output/render.h"
@@ -58,9 +59,10 @@ static const struct argp explain_argp = {
 	"mpirun, srun or pdsh prefixes. Prints the facts it states (NCCL version, transports, HCAs, GID index, "
 	"bootstrap interface, CUDA, GPUDirect), then each problem: its id (log.*), its lines, what it usually means, "
 	"the check ids that look at the cause and the next command. Lines nothing recognises are counted, never "
-	"guessed at. FILE - or none: standard input.\vExit status: 0 when nothing is worse than info, 1 when the "
-	"worst is warn, 2 when the worst is fail (with --with-check, of the log and this host's check together), 3 "
-	"when the log cannot be read, 64 for usage errors.",
+	"guessed at. FILE - or none: standard input; gzip, xz and zstd logs are decompressed as they are read.\v"
+	"Exit status: 0 when nothing is worse than info, 1 when the worst is warn, 2 when the worst is fail (with "
+	"--with-check, of the log and this host's check together), 3 when the log cannot be read (corrupt or cut "
+	"short too), is binary or is empty, 64 for usage errors.",
 	NULL, NULL, NULL,
 };
 
@@ -69,18 +71,46 @@ static int exit_code_of(enum severity worst)
 	return worst == SEVERITY_FAIL ? 2 : worst == SEVERITY_WARN ? 1 : 0;
 }
 
-/* Streams the log through the scanner: memory stays that of one chunk and one line. 0 or -errno. */
-static int read_log(FILE *in, struct log_scan *scan)
+/* Streams the log, decompressed where it is compressed, through the scanner: memory stays that of one
+ * chunk, the decoder's buffers and one line, whatever the size. 0, -errno, or -EBADMSG (in->why says why). */
+static int read_log(FILE *file, struct log_input *in)
 {
 	static char chunk[64 * 1024];
 	size_t n;
+	int rc;
 
-	while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0)
-		log_scan_feed(scan, chunk, n);
-	if (ferror(in))
+	while ((n = fread(chunk, 1, sizeof(chunk), file)) > 0) {
+		rc = log_input_feed(in, chunk, n);
+		if (rc < 0)
+			return rc;
+		if (in->binary)   /* refused on its first 64 KiB: the rest need not be read */
+			return 0;
+	}
+	if (ferror(file))
 		return errno ? -errno : -EIO;
-	log_scan_finish(scan);
-	return 0;
+	return log_input_finish(in);
+}
+
+/* Input that is not a log to read: binary data, or nothing but blank lines. One line on stderr, true. */
+static bool refuse_input(const struct log_input *in, const struct log_scan *scan, const char *name)
+{
+	const char *format = log_format_name(in->format);
+	char as[64] = "";
+
+	if (format)
+		snprintf(as, sizeof(as), " (%s-compressed)", format);
+	if (in->binary) {
+		fprintf(stderr, "roce-doctor: explain: %s%s is not a text log: %zu of its first %zu bytes are NUL, "
+			"control bytes or not UTF-8\n", name, as, in->sample_bad, in->sample_len);
+		return true;
+	}
+	if (scan->lines == scan->blank) {
+		fprintf(stderr, "roce-doctor: explain: %s%s is empty%s: no log to explain (the job may write it "
+			"elsewhere: NCCL_DEBUG_FILE, torchrun --log-dir, the scheduler's output file)\n", name, as,
+			in->decoded ? " but for blank lines" : "");
+		return true;
+	}
+	return false;
 }
 
 /* check's findings on this host (live, --root or --from), as check finds them with no selection. */
@@ -151,7 +181,9 @@ int cmd_explain(struct app *app, int argc, char **argv)
 	char name_clean[1024];
 	const char *name;
 	enum severity worst;
-	FILE *in = stdin;
+	struct log_input input;
+	const char *compression;
+	FILE *file = stdin;
 	json_t *doc;
 	int code, rc;
 
@@ -172,8 +204,8 @@ int cmd_explain(struct app *app, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (args.input && strcmp(args.input, "-") != 0) {
-		in = fopen(args.input, "r");
-		if (!in) {
+		file = fopen(args.input, "r");
+		if (!file) {
 			fprintf(stderr, "roce-doctor: explain: cannot read %s: %s\n", args.input, strerror(errno));
 			return EXIT_CANNOT_RUN;
 		}
@@ -183,15 +215,31 @@ int cmd_explain(struct app *app, int argc, char **argv)
 	/* The name goes into the JSON document: a file name that is not UTF-8 is shown with '?' there. */
 	log_text_clean(name_clean, sizeof(name_clean), name, strlen(name));
 	rc = log_scan_init(&scan);
-	if (rc == 0)
-		rc = read_log(in, &scan);
-	if (in != stdin)
-		fclose(in);
+	if (rc == 0) {
+		rc = log_input_init(&input, &scan);
+		if (rc < 0)
+			log_scan_free(&scan);
+	}
 	if (rc < 0) {
+		fprintf(stderr, "roce-doctor: explain: %s\n", strerror(-rc));
+		if (file != stdin)
+			fclose(file);
+		return EXIT_CANNOT_RUN;
+	}
+	rc = read_log(file, &input);
+	if (file != stdin)
+		fclose(file);
+	if (rc == -EBADMSG)
+		fprintf(stderr, "roce-doctor: explain: cannot read %s: %s\n", name, input.why);
+	else if (rc < 0)
 		fprintf(stderr, "roce-doctor: explain: cannot read %s: %s\n", name, strerror(-rc));
+	if (rc < 0 || refuse_input(&input, &scan, name)) {
+		log_input_free(&input);
 		log_scan_free(&scan);
 		return EXIT_CANNOT_RUN;
 	}
+	compression = log_format_name(input.format);
+	log_input_free(&input);
 	worst = log_scan_worst(&scan);
 	if (args.with_check) {
 		code = host_check(app, &host, &warnings);
@@ -203,7 +251,7 @@ int cmd_explain(struct app *app, int argc, char **argv)
 		if (findings_worst(&host) > worst)
 			worst = findings_worst(&host);
 	}
-	doc = explain_report_doc(&scan, name_clean, args.with_check ? &host : NULL);
+	doc = explain_report_doc(&scan, name_clean, compression, args.with_check ? &host : NULL);
 	if (!doc) {
 		fprintf(stderr, "roce-doctor: cannot build the report: %s\n", strerror(ENOMEM));
 		code = EXIT_CANNOT_RUN;

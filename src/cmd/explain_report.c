@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/check_report.h"
+#include "core/log/log_causes.h"
 #include "output/render.h"
 
 /* Whether id is one of the comma list ids. */
@@ -46,7 +47,8 @@ static json_t *hit_json(const struct log_hit *hit, const struct findings *host)
 			 host ? host_findings(hit, host) : json_null());
 }
 
-json_t *explain_report_doc(const struct log_scan *scan, const char *input, const struct findings *host)
+json_t *explain_report_doc(const struct log_scan *scan, const char *input, const char *compression,
+			   const struct findings *host)
 {
 	json_t *doc = doc_new("explain"), *facts = json_array(), *problems = json_array(), *summary;
 	size_t counts[4] = { 0 };
@@ -73,6 +75,7 @@ json_t *explain_report_doc(const struct log_scan *scan, const char *input, const
 	if (!summary)
 		goto fail;
 	json_object_set_new(doc, "input", json_string(input));
+	json_object_set_new(doc, "compression", json_str_or_null(compression));
 	json_object_set_new(doc, "verdict", json_string(severity_name(log_scan_worst(scan))));
 	json_object_set_new(doc, "with_check", json_boolean(host != NULL));
 	json_object_set_new(doc, "counts", severity_counts_json(counts));
@@ -96,8 +99,8 @@ json_t *explain_list_doc(void)
 		json_decref(rows);
 		return NULL;
 	}
-	for (size_t i = 0; i < log_pattern_count; i++) {
-		const struct log_pattern *p = &log_patterns[i];
+	for (size_t i = 0; i < log_pattern_count + log_cause_count; i++) {
+		const struct log_pattern *p = i < log_pattern_count ? &log_patterns[i] : &log_cause_patterns[i - log_pattern_count];
 
 		json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:o}", "id", p->id,
 						      "severity", severity_name(p->severity), "needle", p->needle,

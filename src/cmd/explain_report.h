@@ -7,10 +7,12 @@
 #include <jansson.h>
 
 #include "core/findings.h"
-#include "core/log_scan.h"
+#include "core/log/log_scan.h"
 
-/* host: check's findings on this host, or NULL when --with-check was not asked. NULL when out of memory. */
-json_t *explain_report_doc(const struct log_scan *scan, const char *input, const struct findings *host);
+/* compression: "gzip", "xz", "zstd" or NULL (plain text). host: check's findings on this host, or NULL when
+ * --with-check was not asked. NULL when out of memory. */
+json_t *explain_report_doc(const struct log_scan *scan, const char *input, const char *compression,
+			   const struct findings *host);
 
 /* The pattern table as a document (explain --list): every row's id, severity, needle, regex, source,
  * check ids and fact. */

@@ -70,8 +70,11 @@ void explain_text_print(FILE *out, const json_t *doc)
 	size_t i;
 	json_t *v;
 
-	fprintf(out, "explain %s: %s (%zu problem%s)\n", str(doc, "input"), str(doc, "verdict"),
-		json_array_size(problems), json_array_size(problems) == 1 ? "" : "s");
+	fprintf(out, "explain %s", str(doc, "input"));
+	if (json_is_string(json_object_get(doc, "compression")))
+		fprintf(out, " (%s)", str(doc, "compression"));
+	fprintf(out, ": %s (%zu problem%s)\n", str(doc, "verdict"), json_array_size(problems),
+		json_array_size(problems) == 1 ? "" : "s");
 	if (json_array_size(facts)) {
 		fprintf(out, "facts:\n");
 		json_array_foreach(facts, i, v) {

@@ -1,17 +1,62 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* explain's log reader (src/core/log_scan.c, log_line.c): any bytes, as one buffer and again cut into two
- * feeds at a point the input picks; both must count the same lines, and the counts must add up. */
+/* explain's log reader (src/core/log/log_input.c, log_scan.c, log_line.c): any bytes, as one buffer and
+ * again cut into two feeds at a point the input picks; both must count the same lines, and the counts must
+ * add up. The same bytes also go through the input decoder (gzip, xz, zstd or text, then the text-or-binary
+ * judgement), whole and cut, which must agree on what it decoded and never crash on a damaged stream. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/log_scan.h"
+#include "core/log/log_causes.h"
+#include "core/log/log_input.h"
+#include "core/log/log_scan.h"
 
 static void same_counts(const struct log_scan *a, const struct log_scan *b)
 {
 	if (a->lines != b->lines || a->recognised != b->recognised || a->truncated != b->truncated ||
 	    a->hit_count != b->hit_count || a->fact_count != b->fact_count)
 		abort();
+}
+
+/* The decoder fed data[0..cut) then the rest: its result code, what it decoded and the scan's counts. */
+static int decode(const uint8_t *data, size_t size, size_t cut, struct log_scan *scan, unsigned long long *decoded)
+{
+	struct log_input in;
+	int rc;
+
+	if (log_scan_init(scan) != 0)
+		return -ENOMEM;
+	rc = log_input_init(&in, scan);
+	if (rc == 0)
+		rc = log_input_feed(&in, data, cut);
+	if (rc == 0 && !in.binary)
+		rc = log_input_feed(&in, data + cut, size - cut);
+	if (rc == 0)
+		rc = log_input_finish(&in);
+	if (in.sample_len > LOG_INPUT_SAMPLE || in.sample_bad > in.sample_len)
+		abort();
+	*decoded = in.decoded;
+	if (in.binary)
+		rc = 1;
+	log_input_free(&in);
+	return rc;
+}
+
+static void through_input(const uint8_t *data, size_t size, size_t cut)
+{
+	struct log_scan whole, split;
+	unsigned long long a = 0, b = 0;
+	int ra = decode(data, size, size, &whole, &a), rb = decode(data, size, cut, &split, &b);
+
+	/* where a feed ends does not change what a readable input decodes to */
+	if (ra == 0 && rb == 0) {
+		if (a != b)
+			abort();
+		same_counts(&whole, &split);
+	}
+	log_scan_free(&whole);
+	log_scan_free(&split);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -21,8 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (log_scan_buffer(&whole, (const char *)data, size) != 0)
 		return 0;
-	if (whole.recognised > whole.lines || whole.truncated > whole.lines || whole.hit_count > log_pattern_count ||
-	    whole.fact_count > LOG_FACTS_MAX)
+	if (whole.recognised > whole.lines || whole.truncated > whole.lines ||
+	    whole.hit_count > log_pattern_count + log_cause_count || whole.fact_count > LOG_FACTS_MAX)
 		abort();
 	/* The reader is fed in chunks of any size (a pipe): a line cut between two feeds reads as one. */
 	cut = size ? data[0] % (size + 1) : 0;
@@ -34,5 +79,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		log_scan_free(&split);
 	}
 	log_scan_free(&whole);
+	through_input(data, size, cut);
 	return 0;
 }

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* explain's reader with no I/O: the pattern table is well formed (regexes compile, check ids exist, each
  * problem has a meaning and a fix), prefixes strip, lines split and bound, text is cleaned. */
+#include <errno.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "core/check_catalog.h"
-#include "core/log_line.h"
-#include "core/log_scan.h"
+#include "core/log/log_causes.h"
+#include "core/log/log_input.h"
+#include "core/log/log_line.h"
+#include "core/log/log_scan.h"
 #include "tap.h"
 
 static void log_patterns_compile_and_name_real_check_ids(void)
@@ -150,6 +154,67 @@ static void log_scan_results_header_without_row_is_a_hang(void)
 #undef LAT_HEADER
 }
 
+/* The cause rows are listed with the table: ids of log., real check ids, and never matched (no regex) */
+static void log_cause_rows_are_well_formed(void)
+{
+	for (size_t i = 0; i < log_cause_count; i++) {
+		const struct log_pattern *p = &log_cause_patterns[i];
+		char ids[256];
+
+		CHECK(strncmp(p->id, "log.", 4) == 0 && !p->regex && p->source[0] && p->severity > SEVERITY_INFO);
+		snprintf(ids, sizeof(ids), "%s", p->checks);
+		for (char *id = strtok(ids, ","); id; id = strtok(NULL, ","))
+			CHECK(check_catalog_has(id));
+	}
+}
+
+static void log_text_is_binary_at_a_quarter(void)
+{
+	char buf[100];
+	size_t bad;
+
+	memset(buf, 'a', sizeof(buf));
+	memset(buf, 0, 25);   /* a NUL run where a crash cut the file: still text */
+	CHECK(!log_text_is_binary(buf, sizeof(buf), &bad) && bad == 25);
+	buf[25] = '\x01';
+	CHECK(log_text_is_binary(buf, sizeof(buf), &bad) && bad == 26);
+	CHECK(!log_text_is_binary("caf\xc3\xa9 \x1b[0m\r\n", 11, &bad) && bad == 0);   /* UTF-8, colour, CRLF */
+	CHECK(!log_text_is_binary("", 0, &bad) && bad == 0);
+}
+
+/* gzip of text written here with zlib, fed one byte at a time: the same lines as the text itself */
+static void log_input_reads_gzip_in_any_chunks(void)
+{
+	static const char text[] = "NET/IB : No device found.\nhello\n";
+	unsigned char gz[256];
+	z_stream z = { 0 };
+	struct log_scan scan;
+	struct log_input in;
+	size_t len;
+
+	CHECK(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+	z.next_in = (unsigned char *)text;
+	z.avail_in = sizeof(text) - 1;
+	z.next_out = gz;
+	z.avail_out = sizeof(gz);
+	CHECK(deflate(&z, Z_FINISH) == Z_STREAM_END);
+	len = sizeof(gz) - z.avail_out;
+	deflateEnd(&z);
+	CHECK(log_scan_init(&scan) == 0 && log_input_init(&in, &scan) == 0);
+	for (size_t i = 0; i < len; i++)
+		CHECK(log_input_feed(&in, gz + i, 1) == 0);
+	CHECK(log_input_finish(&in) == 0 && in.format == LOG_FORMAT_GZIP && !in.binary);
+	CHECK(scan.lines == 2 && scan.hit_count == 1 && strcmp(scan.hits[0].pattern->id, "log.nccl.ib_no_device") == 0);
+	log_input_free(&in);
+	log_scan_free(&scan);
+	/* cut before its end: the reason, and no finish */
+	CHECK(log_scan_init(&scan) == 0 && log_input_init(&in, &scan) == 0);
+	CHECK(log_input_feed(&in, gz, len - 6) == 0);
+	CHECK(log_input_finish(&in) == -EBADMSG && strstr(in.why, "gzip data that ends early"));
+	log_input_free(&in);
+	log_scan_free(&scan);
+}
+
 int main(void)
 {
 	RUN(log_patterns_compile_and_name_real_check_ids);
@@ -158,5 +223,8 @@ int main(void)
 	RUN(log_scan_splits_any_chunking_the_same);
 	RUN(log_scan_vm_pair_lines_give_their_own_problem);
 	RUN(log_scan_results_header_without_row_is_a_hang);
+	RUN(log_cause_rows_are_well_formed);
+	RUN(log_text_is_binary_at_a_quarter);
+	RUN(log_input_reads_gzip_in_any_chunks);
 	TAP_DONE();
 }

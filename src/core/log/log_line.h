@@ -18,4 +18,7 @@ size_t log_line_message(const char *line, size_t len);
  * character boundary. Returns true when something was replaced. */
 bool log_text_clean(char *dst, size_t size, const char *src, size_t len);
 
+/* The length of the well-formed UTF-8 sequence at s[0..len) (1-4), or 0 when it is not one. */
+size_t log_utf8_sequence(const unsigned char *s, size_t len);
+
 #endif

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/log_patterns.h"
+#include "core/log/log_patterns.h"
 
 #define LOG_LINE_MAX 4096       /* bytes of a line kept and matched; the rest is read and dropped */
 #define LOG_FACTS_MAX 64        /* distinct (fact, value) pairs kept; more are counted in facts_dropped */
@@ -44,7 +44,8 @@ struct log_scan {
 	struct log_fact facts[LOG_FACTS_MAX];
 	size_t fact_count;
 	unsigned long facts_dropped;
-	struct log_hit *hits;         /* log_pattern_count slots, in order of first appearance */
+	struct log_hit *hits;         /* log_pattern_count + log_cause_count slots: the causes log_causes.c
+				 * finds first, then the problems in order of first appearance */
 	size_t hit_count;
 	regex_t *until;               /* one per row with an until member (has_until) */
 	bool *has_until;
@@ -59,7 +60,7 @@ struct log_scan {
 int log_scan_init(struct log_scan *scan);
 /* Feeds bytes; lines end at '\n' (a trailing '\r' is dropped). Never fails. */
 void log_scan_feed(struct log_scan *scan, const char *buf, size_t len);
-/* Ends the last line if it had no newline. */
+/* Ends the last line if it had no newline, then adds the causes the whole log shows (log_causes.h). */
 void log_scan_finish(struct log_scan *scan);
 void log_scan_free(struct log_scan *scan);
 

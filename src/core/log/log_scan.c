@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* explain's line reader and matcher. Memory is fixed once init has run: one line buffer, the compiled table,
  * LOG_FACTS_MAX facts and one hit per pattern row, whatever the size of the log. */
-#include "core/log_scan.h"
+#include "core/log/log_scan.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/log_line.h"
+#include "core/log/log_causes.h"
+#include "core/log/log_line.h"
 
 #define GROUPS 5   /* the whole match and {1}..{4} */
 
@@ -17,7 +18,7 @@ int log_scan_init(struct log_scan *scan)
 	memset(scan, 0, sizeof(*scan));
 	scan->compiled = calloc(log_pattern_count, sizeof(*scan->compiled));
 	scan->has_regex = calloc(log_pattern_count, sizeof(*scan->has_regex));
-	scan->hits = calloc(log_pattern_count, sizeof(*scan->hits));
+	scan->hits = calloc(log_pattern_count + log_cause_count, sizeof(*scan->hits));
 	scan->until = calloc(log_pattern_count, sizeof(*scan->until));
 	scan->has_until = calloc(log_pattern_count, sizeof(*scan->has_until));
 	if (!scan->compiled || !scan->has_regex || !scan->hits || !scan->until || !scan->has_until) {
@@ -268,6 +269,7 @@ void log_scan_finish(struct log_scan *scan)
 		scan->suspect = false;
 		count_problem(scan, scan->suspect_hit.pattern, &scan->suspect_hit, scan->suspect_line, NULL, 0, NULL);
 	}
+	log_causes_derive(scan);
 }
 
 int log_scan_buffer(struct log_scan *scan, const char *buf, size_t len)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Prefix stripping and safe text for explain. Hand-written matchers rather than regexes: they run on every
  * line of a log that may be a gigabyte, and each looks at a few bytes at the start. */
-#include "core/log_line.h"
+#include "core/log/log_line.h"
 
 #include <string.h>
 
@@ -188,7 +188,7 @@ size_t log_line_message(const char *line, size_t len)
 
 /* The length of the well-formed UTF-8 sequence at s (1-4), or 0 (RFC 3629: no overlongs, no surrogates,
  * nothing past U+10FFFF), as jansson demands. */
-static size_t utf8_sequence(const unsigned char *s, size_t len)
+size_t log_utf8_sequence(const unsigned char *s, size_t len)
 {
 	unsigned char c = s[0];
 	size_t need;
@@ -223,7 +223,7 @@ bool log_text_clean(char *dst, size_t size, const char *src, size_t len)
 	size_t i = 0, o = 0;
 
 	while (i < len) {
-		size_t n = utf8_sequence(s + i, len - i);
+		size_t n = log_utf8_sequence(s + i, len - i);
 
 		if (n == 0 || (n == 1 && ((s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7f))) {
 			if (o + 1 >= size)

@@ -4,13 +4,18 @@
  * logs of tests/logs/. Rows that share an id are the forms one message took across versions. Order matters
  * only among problems: a line gives at most one problem, the first row that matches (specific before
  * generic); every fact row that matches is kept. */
-#include "core/log_patterns.h"
+#include "core/log/log_patterns.h"
 
 #define MEMLOCK_CHECKS "memlock.limit,memlock.pam,memlock.systemd,memlock.register"
 #define MEMLOCK_FIX "roce-doctor check --only memlock    # which limit is low, and the file that fixes it\n" \
 		    "ulimit -l unlimited                 # in the job's shell (docker: --ulimit memlock=-1:-1)"
 #define GID_FIX "roce-doctor gid --suggest    # the RoCE v2 GID index of each port\n" \
 		"roce-doctor check --only gid"
+#define COLLECTIVE_FIX "grep -h 'ast enqueued' EVERY-RANK.log    # a rank with a lower count never issued the " \
+		       "collective\n" \
+		       "roce-doctor explain JOB.log    # all ranks' output in one file (torchrun's own output, or cat)\n" \
+		       "TORCH_NCCL_DESYNC_DEBUG=1 TORCH_DISTRIBUTED_DEBUG=DETAIL    # rerun with these: PyTorch names the " \
+		       "rank that did not join"
 #define REACH_CHECKS "gid.env,gid.rocev2,firewall.rules,firewall.firewalld,port.state,netdev.mtu,net.same_subnet"
 #define REACH_FIX "roce-doctor check --peer PEER    # on one node, roce-doctor serve on the other: the rails, " \
 		  "GIDs and udp 4791 between them"
@@ -46,6 +51,38 @@ const struct log_pattern log_patterns[] = {
 	  "gid_index", "{1}", NULL },
 	{ "log.nccl.gid_index", SEVERITY_INFO, "local GID index ", "local GID index (-?[0-9]+)",
 	  "NCCL misc/ibvwrap.cc ibvModifyQpLog, 2.26 on", NULL, "", NULL, "gid_index", "{1}", NULL },
+	/* The local GID a connection uses: the cause rules (log_causes.c) read a link-local one on RoCE */
+	{ "log.nccl.gid", SEVERITY_INFO, "localGid ", "localGid ([0-9a-fA-F:.]+)",
+	  "NCCL transport/net_ib.cc completion WARN \"... localGid %s remoteGid %s\", 2.18 to 2.19", NULL, "", NULL,
+	  "local_gid", "{1}", NULL },
+	{ "log.nccl.gid", SEVERITY_INFO, "GID ", "GID (-?[0-9]+) \\(([0-9A-Fa-f]+)/([0-9A-Fa-f]+)\\)",
+	  "NCCL transport/net_ib.cc ncclIbConnect / ncclIbAccept INFO \"... GID %d (%lx/%lx)\": the index, then the "
+	  "subnet prefix and interface id as little-endian 64-bit numbers (fe80:: prints 80FE)", NULL, "", NULL,
+	  "nccl_gid", "{1} ({2}/{3})", NULL },
+	{ "log.roce_doctor.serve", SEVERITY_INFO, "serve listening: ", "serve listening: (.*)$",
+	  "roce-doctor serve: src/proto/server.c \"serve listening: on %s port %u\" (real: tests/logs/vm-pair-rxe)",
+	  NULL, "", NULL, "serve_listening", "{1}", NULL },
+	/* PyTorch's per-rank collective counters and communicator init: log_causes.c compares the ranks */
+	{ "log.torch.collective_progress", SEVERITY_INFO, "ast enqueued ",
+	  "Rank ([0-9]+)\\].*[Ll]ast enqueued (NCCL )?work: ([0-9]+), last completed [A-Za-z ]*work: ([0-9]+)",
+	  "PyTorch ProcessGroupNCCL.cpp: \"PG status: last enqueued work: %d, last completed work: %d\" and the dump "
+	  "signal's \"Last enqueued NCCL work: %d, last completed NCCL work: %d\" (2.4 on; real: tests/logs/gpu-2rank)",
+	  NULL, "", NULL, "collective_progress", "rank {1}: last enqueued {3}, last completed {4}", NULL },
+	{ "log.torch.collective_progress", SEVERITY_INFO, "due to a collective timeout from",
+	  "Rank ([0-9]+)\\] Received a dump signal due to a collective timeout from +rank ([0-9]+)",
+	  "PyTorch ProcessGroupNCCL.cpp, 2.4 on (real: tests/logs/gpu-2rank)", NULL, "", NULL, "timeout_from",
+	  "rank {1} told of a timeout on rank {2}", NULL },
+	{ "log.nccl.comm_init", SEVERITY_INFO, " - Init ",
+	  "ncclCommInitRank[A-Za-z]* comm 0x[0-9a-fA-F]+ rank ([0-9]+) nranks ([0-9]+) .*commId (0x[0-9a-fA-F]+) - "
+	  "Init (START|COMPLETE)",
+	  "NCCL init.cc: \"%s comm %p rank %d nranks %d cudaDev %d nvmlDev %d busId %lx commId 0x%llx - Init "
+	  "START\" / \"- Init COMPLETE\", 2.18 on", NULL, "", NULL, "comm_init", "{3} rank {1} of {2}: {4}", NULL },
+	{ "log.job.stopped", SEVERITY_INFO, "death signal", "Received ([0-9]+) death signal",
+	  "PyTorch torch/distributed/elastic/agent/server/api.py: torchrun was sent a signal (Ctrl-C, timeout, scancel)",
+	  NULL, "", NULL, "job_stopped", "torchrun received signal {1}", NULL },
+	{ "log.job.stopped", SEVERITY_INFO, " CANCELLED AT ", "\\*+ (JOB|STEP) ([0-9.]+) ON ([^ ]+) CANCELLED AT ([^ ]+)",
+	  "Slurm slurmstepd: \"*** JOB %u ON %s CANCELLED AT %s ***\" (scancel or the time limit)", NULL, "", NULL,
+	  "job_stopped", "Slurm cancelled {1} {2} at {4}", NULL },
 	{ "log.nccl.env", SEVERITY_INFO, " set by environment to ", "(NCCL_[A-Z0-9_]+) set by environment to (.*[^.])",
 	  "NCCL param.cc and others, every version", NULL, "", NULL, "environment", "{1}={2}", NULL },
 	{ "log.nccl.env", SEVERITY_INFO, "NCCL_IB_HCA set to ", "(NCCL_IB_HCA) set to ([^ ]+)",
@@ -141,6 +178,13 @@ const struct log_pattern log_patterns[] = {
 	  "RDMA packets to {1} were never acknowledged (IBV_WC_RETRY_EXC_ERR, 12): a GID the peer cannot reach "
 	  "(link-local fe80::, another subnet), udp 4791 dropped, or a lossy fabric under load",
 	  REACH_CHECKS, REACH_FIX, NULL, NULL, NULL },
+	{ "log.nccl.wc_retry_exceeded", SEVERITY_FAIL, "Got completion with error",
+	  "Got completion with error 12[^0-9]",
+	  "NCCL transport/net_ib.cc: \"NET/IB : Got completion with error %d, opcode %d, len %d, vendor err %d\" "
+	  "(before the peer was named, to 2.17)",
+	  "RDMA packets were never acknowledged (IBV_WC_RETRY_EXC_ERR, 12): a GID the peer cannot reach "
+	  "(link-local fe80::, another subnet), udp 4791 dropped, or a lossy fabric under load",
+	  REACH_CHECKS, REACH_FIX, NULL, NULL, NULL },
 	{ "log.ib.retry_exceeded", SEVERITY_FAIL, "transport retry counter exceeded", NULL,
 	  "libibverbs ibv_wc_status_str(IBV_WC_RETRY_EXC_ERR), printed by perftest and others",
 	  "RDMA packets were never acknowledged (IBV_WC_RETRY_EXC_ERR, 12): a GID the peer cannot reach, udp 4791 "
@@ -217,10 +261,20 @@ const struct log_pattern log_patterns[] = {
 	  "reach MASTER_ADDR:MASTER_PORT", "firewall.firewalld,firewall.rules",
 	  "roce-doctor check --only firewall    # on the master; from each other node: nc -zv MASTER_ADDR MASTER_PORT",
 	  NULL, NULL, NULL },
+	{ "log.torch.collective_timeout", SEVERITY_FAIL, "Watchdog caught collective operation timeout",
+	  "\\[Rank ([0-9]+)\\] Watchdog caught collective operation timeout: WorkNCCL\\(SeqNum=([0-9]+), "
+	  "OpType=([A-Za-z_]+)",
+	  "PyTorch ProcessGroupNCCL.cpp: \"[Rank %d] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=%d, "
+	  "OpType=%s, ...)\" (1.13 on; real: tests/logs/gpu-2rank)",
+	  "rank {1} waited in collective {2} ({3}) past the process group's timeout. With no NCCL error in any rank's "
+	  "log, most often another rank never issued collective {2} (collectives in a different order or number on "
+	  "some ranks: an application bug); else a rank hung or a link stalled",
+	  REACH_CHECKS, COLLECTIVE_FIX, NULL, NULL, NULL },
 	{ "log.torch.collective_timeout", SEVERITY_FAIL, "Watchdog caught collective operation timeout", NULL,
 	  "PyTorch ProcessGroupNCCL.cpp (1.13 on)",
-	  "a collective did not finish within the process group's timeout: a rank hung or a link stalled",
-	  REACH_CHECKS, REACH_FIX, NULL, NULL, NULL },
+	  "a collective did not finish within the process group's timeout. With no NCCL error in any rank's log, "
+	  "most often a rank never issued it (an application bug); else a rank hung or a link stalled",
+	  REACH_CHECKS, COLLECTIVE_FIX, NULL, NULL, NULL },
 	{ "log.torch.nccl_remote_error", SEVERITY_FAIL, "ncclRemoteError", NULL,
 	  "NCCL/PyTorch error string ncclRemoteError (NCCL 2.13 on)",
 	  "NCCL failed on a network error or because a remote rank exited: the first WARN in any rank's log is the "

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The cause rules: each reads the facts the pattern rows kept (their values are written by the rows'
+ * templates, so each is parsed back here in its one known shape) and, when the log shows the cause, adds
+ * one finding that names it, ahead of the generic problems the same failure printed. */
+#include "core/log/log_causes.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log/log_scan.h"
+
+#define RERUN_ENV "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,ENV"
+#define RANKS_MAX 4096   /* ranks told apart by the init rule; a larger job's higher ranks are not listed */
+#define RANKS_SHOWN 16
+
+enum { CAUSE_SKIPPED, CAUSE_INIT, CAUSE_LINK_LOCAL, CAUSE_TOO_LITTLE };
+
+const struct log_pattern log_cause_patterns[] = {
+	[CAUSE_SKIPPED] = { "log.torch.skipped_collective", SEVERITY_FAIL, "(derived)", NULL,
+	  "PyTorch ProcessGroupNCCL.cpp's per-rank counters (last enqueued / last completed work) compared across "
+	  "ranks (real: tests/logs/gpu-2rank)", "", "", "", NULL, NULL, NULL },
+	[CAUSE_INIT] = { "log.nccl.init_waiting", SEVERITY_FAIL, "(derived)", NULL,
+	  "NCCL init.cc \"- Init START\" with no \"- Init COMPLETE\" for a rank, the ranks of the communicator that "
+	  "printed neither, and the launcher's stop (real: tests/logs/gpu-2rank)", "", "", "", NULL, NULL, NULL },
+	[CAUSE_LINK_LOCAL] = { "log.nccl.link_local_gid", SEVERITY_FAIL, "(derived)", NULL,
+	  "NCCL's local GID (net_ib.cc \"localGid %s\" to 2.19, \"GID %d (%lx/%lx)\") in fe80::/10 on a RoCE port, "
+	  "with NCCL_IB_GID_INDEX from param.cc or the NCCL version's default", "", "gid.env,gid.rocev2", "", NULL,
+	  NULL, NULL },
+	[CAUSE_TOO_LITTLE] = { "log.too_little", SEVERITY_WARN, "(derived)", NULL,
+	  "a log with no line of NCCL, PyTorch, perftest, libibverbs or roce-doctor that explain reads", "", "", "",
+	  NULL, NULL, NULL },
+};
+
+const size_t log_cause_count = sizeof(log_cause_patterns) / sizeof(log_cause_patterns[0]);
+
+static void text(char *out, size_t size, const char *format, ...) __attribute__((format(printf, 3, 4)));
+static void text(char *out, size_t size, const char *format, ...)
+{
+	va_list ap;
+
+	va_start(ap, format);
+	vsnprintf(out, size, format, ap);
+	va_end(ap);
+}
+
+static void hit_line(struct log_hit *hit, unsigned long line)
+{
+	if (line && hit->line_count < LOG_HIT_LINES)
+		hit->lines[hit->line_count++] = line;
+	hit->count++;
+}
+
+/* Puts the cause after the causes already added and before every problem of the scan. */
+static void add_cause(struct log_scan *scan, size_t *causes, struct log_hit *hit)
+{
+	memmove(&scan->hits[*causes + 1], &scan->hits[*causes], (scan->hit_count - *causes) * sizeof(scan->hits[0]));
+	scan->hits[*causes] = *hit;
+	scan->hit_count++;
+	(*causes)++;
+}
+
+static const struct log_fact *fact(const struct log_scan *scan, const char *name, const char *prefix)
+{
+	for (size_t i = 0; i < scan->fact_count; i++)
+		if (strcmp(scan->facts[i].name, name) == 0 &&
+		    (!prefix || strncmp(scan->facts[i].value, prefix, strlen(prefix)) == 0))
+			return &scan->facts[i];
+	return NULL;
+}
+
+static bool has_problem(const struct log_scan *scan, const char *id)
+{
+	for (size_t i = 0; i < scan->hit_count; i++)
+		if (strcmp(scan->hits[i].pattern->id, id) == 0)
+			return true;
+	return false;
+}
+
+/* ---- a rank that skipped a collective ---- */
+
+struct progress {
+	unsigned rank;
+	unsigned long enqueued, completed, line;
+};
+
+static bool skipped_collective(const struct log_scan *scan, struct log_hit *hit)
+{
+	struct progress lo = { 0 }, hi = { 0 }, p;
+	size_t ranks = 0, at_lo = 0;
+	const struct log_fact *told;
+	unsigned me, other;
+
+	for (size_t i = 0; i < scan->fact_count; i++) {
+		const struct log_fact *f = &scan->facts[i];
+
+		if (strcmp(f->name, "collective_progress") != 0 ||
+		    sscanf(f->value, "rank %u: last enqueued %lu, last completed %lu", &p.rank, &p.enqueued,
+			   &p.completed) != 3)
+			continue;
+		p.line = f->line;
+		if (!ranks || p.enqueued < lo.enqueued)
+			lo = p, at_lo = 0;
+		if (p.enqueued == lo.enqueued && p.rank != lo.rank)
+			at_lo++;
+		if (!ranks || p.enqueued > hi.enqueued)
+			hi = p;
+		ranks++;
+	}
+	if (!ranks)
+		return false;
+	hit->pattern = &log_cause_patterns[CAUSE_SKIPPED];
+	if (hi.enqueued > lo.enqueued) {
+		text(hit->quote, sizeof(hit->quote), "rank %u: last enqueued work %lu; rank %u: last enqueued work %lu, "
+		     "last completed %lu", lo.rank, lo.enqueued, hi.rank, hi.enqueued, hi.completed);
+		text(hit->message, sizeof(hit->message), "rank %u%s never issued collective %lu, which rank %u issued "
+		     "and waited in until the timeout: a rank skipped a collective. An application bug, not the network: "
+		     "the ranks issue collectives in a different order or number (a collective under a rank-dependent "
+		     "branch, loop count or early return, an exception caught on one rank)", lo.rank,
+		     at_lo ? " (and others with the same count)" : "", lo.enqueued + 1, hi.rank);
+		hit_line(hit, lo.line < hi.line ? lo.line : hi.line);
+		hit_line(hit, lo.line < hi.line ? hi.line : lo.line);
+	} else {
+		/* One rank's log: it has nothing pending while another rank timed out waiting in a collective */
+		told = fact(scan, "timeout_from", NULL);
+		if (!told || sscanf(told->value, "rank %u told of a timeout on rank %u", &me, &other) != 2 ||
+		    me == other || me != lo.rank || lo.enqueued != lo.completed)
+			return false;
+		text(hit->quote, sizeof(hit->quote), "rank %u: collective timeout on rank %u; last enqueued work %lu, "
+		     "last completed %lu", me, other, lo.enqueued, lo.completed);
+		text(hit->message, sizeof(hit->message), "rank %u had completed every collective it issued (%lu) when "
+		     "rank %u timed out waiting in one: rank %u never issued collective %lu. An application bug, not the "
+		     "network: the ranks issue collectives in a different order or number (a collective under a "
+		     "rank-dependent branch, loop count or early return, an exception caught on one rank)", me,
+		     lo.enqueued, other, me, lo.enqueued + 1);
+		hit_line(hit, told->line);
+	}
+	text(hit->fix, sizeof(hit->fix), "py-spy dump --pid PID    # on rank %u while the others wait: the line it is at "
+	     "instead of the collective\nTORCH_NCCL_DESYNC_DEBUG=1 TORCH_DISTRIBUTED_DEBUG=DETAIL    # rerun with "
+	     "these: PyTorch checks that every rank calls the same collectives, and names the one that did not",
+	     lo.rank);
+	return true;
+}
+
+/* ---- a job stopped, or a log that ends, while ranks wait in NCCL's communicator init ---- */
+
+static void rank_list(char *out, size_t size, const unsigned char *set, unsigned n)
+{
+	size_t o = 0, shown = 0, more = 0;
+
+	out[0] = '\0';
+	for (unsigned r = 0; r < n && r < RANKS_MAX; r++) {
+		if (!(set[r / 8] & (1u << (r % 8))))
+			continue;
+		if (shown == RANKS_SHOWN) {
+			more++;
+			continue;
+		}
+		o += (size_t)snprintf(out + o, o < size ? size - o : 0, "%s%u", shown ? ", " : "", r);
+		shown++;
+	}
+	if (more && o < size)
+		snprintf(out + o, size - o, " and %zu more", more);
+}
+
+static size_t count(const unsigned char *set, unsigned n)
+{
+	size_t c = 0;
+
+	for (unsigned r = 0; r < n && r < RANKS_MAX; r++)
+		c += (set[r / 8] >> (r % 8)) & 1;
+	return c;
+}
+
+static bool init_waiting(const struct log_scan *scan, struct log_hit *hit)
+{
+	unsigned char started[RANKS_MAX / 8] = { 0 }, done[RANKS_MAX / 8] = { 0 }, waiting[RANKS_MAX / 8];
+	unsigned char absent[RANKS_MAX / 8];
+	char comm[64] = "", id[64], state[16], w[160], r[160], a[160];
+	unsigned rank, n, nranks = 0;
+	unsigned long first = 0;
+	const struct log_fact *stop = fact(scan, "job_stopped", NULL);
+	size_t reached;
+
+	for (size_t i = 0; i < scan->fact_count; i++) {
+		const struct log_fact *f = &scan->facts[i];
+
+		if (strcmp(f->name, "comm_init") != 0 ||
+		    sscanf(f->value, "%63s rank %u of %u: %15s", id, &rank, &n, state) != 4 || rank >= RANKS_MAX)
+			continue;
+		if (!comm[0]) {   /* the first communicator: PyTorch's default group, the one its first collective inits */
+			snprintf(comm, sizeof(comm), "%s", id);
+			nranks = n;
+		}
+		if (strcmp(id, comm) != 0)
+			continue;
+		if (strcmp(state, "START") == 0) {
+			started[rank / 8] |= (unsigned char)(1u << (rank % 8));
+			if (!first)
+				first = f->line;
+		} else
+			done[rank / 8] |= (unsigned char)(1u << (rank % 8));
+	}
+	for (size_t i = 0; i < sizeof(started); i++) {
+		waiting[i] = started[i] & ~done[i];
+		absent[i] = (unsigned char)~(started[i] | done[i]);
+	}
+	/* an error during init is its own problem, and the cause: this rule is for a wait with no error */
+	for (size_t i = 0; i < scan->hit_count; i++)
+		if (scan->hits[i].pattern->severity == SEVERITY_FAIL)
+			return false;
+	if (!comm[0] || !count(waiting, nranks))
+		return false;
+	reached = count(started, nranks);
+	rank_list(w, sizeof(w), waiting, nranks);
+	rank_list(r, sizeof(r), started, nranks);
+	rank_list(a, sizeof(a), absent, nranks);
+	hit->pattern = &log_cause_patterns[CAUSE_INIT];
+	text(hit->quote, sizeof(hit->quote), "commId %s: Init START on rank %s, no Init COMPLETE%s%s", comm, w,
+	     stop ? "; " : "", stop ? stop->value : "");
+	text(hit->message, sizeof(hit->message), "%s%s%s while rank %s waited in NCCL's communicator init (the first "
+	     "collective starts it in PyTorch), with no error: ranks that reached it: %s (%zu of %u)%s%s. Init waits "
+	     "for every rank; one that never starts it is where the job is stuck",
+	     stop ? "the job was stopped (" : "the log ends", stop ? stop->value : "", stop ? ")" : "", w, r, reached,
+	     nranks, reached < nranks ? "; not seen starting it: " : "", reached < nranks ? a : "");
+	text(hit->fix, sizeof(hit->fix), RERUN_ENV " TORCH_NCCL_DESYNC_DEBUG=1    # rerun with these, every rank's "
+	     "output kept (torchrun --tee 3, srun --output=%%t.out)\npy-spy dump --pid PID    # on a rank that did not "
+	     "reach init: what it does instead");
+	hit_line(hit, first);
+	if (stop)
+		hit_line(hit, stop->line);
+	return true;
+}
+
+/* ---- a link-local GID in use on RoCE ---- */
+
+static bool link_local_text(const char *gid)
+{
+	return (gid[0] == 'f' || gid[0] == 'F') && (gid[1] == 'e' || gid[1] == 'E') && gid[2] && strchr("89abAB", gid[2]);
+}
+
+/* NCCL prints the GID's two halves as little-endian 64-bit numbers: fe80:: is a prefix ending in 80FE. */
+static bool link_local_hex(const char *value, int *index)
+{
+	unsigned long long prefix;
+
+	return sscanf(value, "%d (%llx/", index, &prefix) == 2 && (prefix & 0xc0ffULL) == 0x80feULL;
+}
+
+static bool link_local_gid(const struct log_scan *scan, struct log_hit *hit)
+{
+	const struct log_fact *env = fact(scan, "environment", "NCCL_IB_GID_INDEX="), *gid = NULL;
+	const struct log_fact *devices = fact(scan, "ib_devices", NULL), *version = fact(scan, "nccl_version", NULL);
+	char shown[160], why[200] = "";
+	int index = -1, major = 0, minor = 0;
+
+	for (size_t i = 0; i < scan->fact_count && !gid; i++) {
+		const struct log_fact *f = &scan->facts[i];
+
+		if ((strcmp(f->name, "local_gid") == 0 && link_local_text(f->value)) ||
+		    (strcmp(f->name, "nccl_gid") == 0 && link_local_hex(f->value, &index)))
+			gid = f;
+	}
+	/* On InfiniBand the fe80:: prefix is the subnet's and right; only RoCE routes by the GID's address */
+	if (!gid || (devices && !strstr(devices->value, "/RoCE") && strstr(devices->value, "/IB")))
+		return false;
+	if (strcmp(gid->name, "local_gid") == 0)
+		text(shown, sizeof(shown), "%s", gid->value);
+	else
+		text(shown, sizeof(shown), "GID %s", gid->value);
+	if (index < 0 && env)
+		index = atoi(env->value + strlen("NCCL_IB_GID_INDEX="));
+	if (env)
+		text(why, sizeof(why), "; %s was set in the environment (line %lu)", env->value, env->line);
+	else if (version && sscanf(version->value, "%d.%d", &major, &minor) == 2 && (major < 2 || (major == 2 && minor < 21)))
+		text(why, sizeof(why), "; NCCL %s takes index 0 unless NCCL_IB_GID_INDEX is set", version->value);
+	hit->pattern = &log_cause_patterns[CAUSE_LINK_LOCAL];
+	text(hit->quote, sizeof(hit->quote), "%s%s%s", env ? env->value : "", env ? "; local " : "local ", shown);
+	if (index >= 0) {
+		size_t n = strlen(shown);
+
+		snprintf(shown + n, sizeof(shown) - n, " (GID index %d)", index);
+	}
+	text(hit->message, sizeof(hit->message), "NCCL uses the link-local GID %s on %s: GID index 0 is the RoCE v1 / "
+	     "link-local fe80:: entry of the port's GID table, which does not route between hosts%s. The completion "
+	     "errors and timeouts that follow come from it", shown, devices ? "RoCE" : "RoCE (if these ports are "
+	     "Ethernet; on InfiniBand this GID is right)", why);
+	text(hit->fix, sizeof(hit->fix), "export NCCL_IB_GID_INDEX=3    # the RoCE v2 IPv4 entry on most hosts: check it "
+	     "on each node with the next line\nroce-doctor gid --suggest      # on the node: the RoCE v2 GID index of "
+	     "each port\nunset NCCL_IB_GID_INDEX        # instead, with NCCL >= 2.21: NCCL picks a RoCE v2 GID itself");
+	if (env)
+		hit_line(hit, env->line);
+	hit_line(hit, gid->line);
+	if (env && gid->line < env->line) {   /* lines in order */
+		hit->lines[0] = gid->line;
+		hit->lines[1] = env->line;
+	}
+	return true;
+}
+
+/* ---- too little to tell ---- */
+
+static bool too_little(const struct log_scan *scan, struct log_hit *hit)
+{
+	if (scan->hit_count || scan->recognised || scan->lines == scan->blank)
+		return false;
+	hit->pattern = &log_cause_patterns[CAUSE_TOO_LITTLE];
+	text(hit->quote, sizeof(hit->quote), "%lu lines, none of them NCCL's, PyTorch's, perftest's or roce-doctor's",
+	     scan->lines - scan->blank);
+	text(hit->message, sizeof(hit->message), "this log has no line explain reads: NCCL wrote nothing (NCCL_DEBUG "
+	     "unset, or no collective ran, so NCCL never started) and no error of PyTorch, perftest or libibverbs is "
+	     "in it: it cannot tell what the job did on the network");
+	text(hit->fix, sizeof(hit->fix), RERUN_ENV "    # rerun the job with these in every rank's environment\n"
+	     "roce-doctor explain JOB.log    # on that run's output, every rank's (torchrun --tee 3, srun "
+	     "--output=%%t.out)");
+	hit_line(hit, 1);
+	return true;
+}
+
+void log_causes_derive(struct log_scan *scan)
+{
+	static bool (*const rules[])(const struct log_scan *, struct log_hit *) = {
+		skipped_collective, init_waiting, link_local_gid, too_little,
+	};
+	size_t causes = 0;
+
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		struct log_hit hit;
+
+		memset(&hit, 0, sizeof(hit));
+		if (rules[i](scan, &hit) && !has_problem(scan, hit.pattern->id))
+			add_cause(scan, &causes, &hit);
+	}
+}
