@@ -45,7 +45,7 @@ result "gb10-twin: each port's two functions are twins" $?
 # ---- the real H100 VM: flat, no NIC; numa_node -1 with one node online (node0) is node 0, as nvidia-smi says ----
 expect "h100-vm: GPU0 on the root bus, no NIC, NUMA 0 (the one node), its PCIe link" 0 \
 	'^GPU0 +0 +0-15 +32\.0 GT/s x16 +-$' -- --root "$FIX/h100-vm" topo
-grep -qE '^ +NUMA +CPU AFFINITY +LINK +NEAREST NIC$' "$out"; result "h100-vm: the matrix has a LINK column" $?
+grep -qE '^ +NUMA +CPU_AFFINITY +LINK +NEAREST_NIC$' "$out"; result "h100-vm: the matrix has a LINK column" $?
 grep -qx 'no RDMA NICs' "$out" && [ ! -s "$err" ]; result "h100-vm: says there is no RDMA NIC, no warning" $?
 run --root "$FIX/h100-vm" --json topo
 py 'd["gpus"][0]["pci_address"] == "0000:00:06.0" and d["gpus"][0]["bridges"] == [] and d["gpus"][0]["host_bridge"] == "pci0000:00" and d["gpus"][0]["numa_node"] == 0 and d["gpus"][0]["nearest"] == [] and d["gpus"][0]["nearest_relation"] is None and d["nics"] == []'
