@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The lossless chain's model: what a netdev's DCB settings are (PFC, ETS, the APP table, trust, DCBX, the
+ * buffer map), each with whether it is known, so a rule can tell "off" from "not read". Types and pure
+ * accessors only: netcfg and probe fill it, core decides from it. */
+#ifndef ROCE_DOCTOR_MODEL_QOS_H
+#define ROCE_DOCTOR_MODEL_QOS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define QOS_PRIOS 8
+#define QOS_DSCPS 64
+
+/* How packets are classified to a priority on receive and, for RoCE, which field the NIC marks on send:
+ * trust pcp reads the VLAN tag's PCP (an untagged frame is priority 0), trust dscp reads the IP header. */
+enum qos_trust { QOS_TRUST_UNKNOWN, QOS_TRUST_PCP, QOS_TRUST_DSCP };
+
+/* Where the trust mode was read: the apptrust table (kernel 6.2+), the APP table's DSCP entries (mlx5 turns
+ * trust dscp on with the first DSCP entry and lists all 64 while it is on), or MLNX_OFED's sysfs. */
+enum qos_trust_source { QOS_TRUST_FROM_NONE, QOS_TRUST_FROM_APPTRUST, QOS_TRUST_FROM_APP_TABLE,
+			QOS_TRUST_FROM_SYSFS };
+
+struct qos_dcb {
+	/* dcbnl answered at all; dcb_error is the -errno when it did not (-EOPNOTSUPP: the driver has no
+	 * dcbnl, as virtio-net and the netdev under rxe) */
+	bool known;
+	int error;
+	bool pfc_known;
+	uint8_t pfc_enabled;                 /* bit p: PFC on priority p */
+	uint8_t pfc_cap;                     /* priorities the port can make lossless at once */
+	uint64_t pfc_requests[QOS_PRIOS];    /* pause frames sent per priority (the port asked to pause) */
+	uint64_t pfc_indications[QOS_PRIOS]; /* pause frames received per priority */
+	bool ets_known;
+	uint8_t prio_tc[QOS_PRIOS];          /* priority -> traffic class */
+	uint8_t tc_bw[QOS_PRIOS];            /* traffic class -> percent */
+	uint8_t tc_tsa[QOS_PRIOS];           /* IEEE_8021QAZ_TSA_* */
+	bool app_known;
+	uint64_t dscp_mapped;                /* bit d: the APP table maps DSCP d */
+	uint8_t dscp_prio[QOS_DSCPS];        /* DSCP -> priority where mapped */
+	unsigned app_entries;                /* all APP entries, every selector */
+	bool trust_known;
+	enum qos_trust trust;
+	enum qos_trust_source trust_source;
+	bool dcbx_known;
+	uint8_t dcbx;                        /* DCB_CAP_DCBX_* bits */
+	bool buffer_known;
+	uint8_t prio_buffer[QOS_PRIOS];      /* priority -> receive buffer */
+};
+
+const char *qos_trust_name(enum qos_trust trust);             /* "pcp", "dscp", "unknown" */
+const char *qos_trust_source_name(enum qos_trust_source src); /* "apptrust", "app table", "sysfs", "none" */
+
+/* Whether DSCP d is mapped, and to which priority. */
+bool qos_dscp_priority(const struct qos_dcb *dcb, unsigned dscp, unsigned *prio);
+
+#endif

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The lossless chain: dcbnl IEEE_GET replies decoded (built here as the kernel's dcbnl_ieee_fill lays them out),
+ * refusals and cut-short replies said as such, and the chain from NCCL_IB_TC to a PFC priority followed. */
+#include <errno.h>
+#include <libmnl/libmnl.h>
+#include <linux/dcbnl.h>
+#include <linux/rtnetlink.h>
+#include <string.h>
+
+#include "core/qos/chain.h"
+#include "netcfg/dcb.h"
+#include "tap.h"
+
+static union {
+	char bytes[8192];
+	struct nlmsghdr align;
+} buf;
+
+struct reply_spec {
+	int pfc_prio;          /* -1: PFC off everywhere */
+	bool dscp_table;       /* the 64 DSCP entries mlx5 lists under trust dscp, DSCP d -> d >> 3 */
+	int dscp26_prio;       /* override DSCP 26's priority; -1 keep */
+	int trust_selector;    /* apptrust's first selector; 0: no apptrust table */
+	bool buffer;
+};
+
+static size_t ieee_reply(const struct reply_spec *s)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf.bytes);
+	struct dcbmsg *dm;
+	struct nlattr *ieee, *apps;
+	struct ieee_pfc pfc = { 0 };
+	struct ieee_ets ets = { 0 };
+	unsigned d, p;
+
+	nlh->nlmsg_type = RTM_GETDCB;
+	dm = mnl_nlmsg_put_extra_header(nlh, sizeof(*dm));
+	dm->cmd = DCB_CMD_IEEE_GET;
+	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, "ens1f0np0");
+	ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+	for (p = 0; p < 8; p++)
+		ets.prio_tc[p] = (uint8_t)p;
+	ets.tc_tx_bw[0] = 50;
+	ets.tc_tx_bw[3] = 50;
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_ETS, sizeof(ets), &ets);
+	pfc.pfc_cap = 8;
+	if (s->pfc_prio >= 0) {
+		pfc.pfc_en = (uint8_t)(1u << s->pfc_prio);
+		pfc.requests[s->pfc_prio] = 1234;
+		pfc.indications[s->pfc_prio] = 99;
+	}
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);
+	apps = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE_APP_TABLE);
+	if (s->dscp_table)
+		for (d = 0; d < 64; d++) {
+			struct dcb_app app = { IEEE_8021QAZ_APP_SEL_DSCP, (uint8_t)(d >> 3), (uint16_t)d };
+			if (d == 26 && s->dscp26_prio >= 0)
+				app.priority = (uint8_t)s->dscp26_prio;
+			mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, sizeof(app), &app);
+		}
+	mnl_attr_nest_end(nlh, apps);
+	if (s->buffer) {
+		struct dcbnl_buffer b = { { 0, 0, 0, 1, 0, 0, 0, 0 }, { 0 }, 0 };
+		mnl_attr_put(nlh, DCB_ATTR_DCB_BUFFER, sizeof(b), &b);
+	}
+	if (s->trust_selector) {
+		struct nlattr *trust = mnl_attr_nest_start(nlh, 11);   /* DCB_ATTR_DCB_APP_TRUST_TABLE */
+		mnl_attr_put_u8(nlh, s->trust_selector == 255 ? 2 : DCB_ATTR_IEEE_APP, (uint8_t)s->trust_selector);
+		mnl_attr_nest_end(nlh, trust);
+	}
+	mnl_attr_nest_end(nlh, ieee);
+	mnl_attr_put_u8(nlh, DCB_ATTR_DCBX, DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE);
+	return nlh->nlmsg_len;
+}
+
+static size_t error_reply(int code)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf.bytes);
+	struct nlmsgerr *err;
+
+	nlh->nlmsg_type = NLMSG_ERROR;
+	err = mnl_nlmsg_put_extra_header(nlh, sizeof(*err));
+	err->error = code;
+	return nlh->nlmsg_len;
+}
+
+static const struct reply_spec usual = { .pfc_prio = 3, .dscp_table = true, .dscp26_prio = -1 };
+
+static void dcb_reply_of_a_connectx_with_pfc_on_3_decodes(void)
+{
+	struct qos_dcb dcb;
+	unsigned prio;
+	struct reply_spec s = usual;
+
+	s.buffer = true;
+	CHECK(dcb_parse_ieee(buf.bytes, ieee_reply(&s), &dcb) == 0);
+	CHECK(dcb.known && dcb.pfc_known && dcb.ets_known && dcb.app_known && dcb.buffer_known && dcb.dcbx_known);
+	CHECK(dcb.pfc_enabled == 0x08 && dcb.pfc_requests[3] == 1234 && dcb.pfc_indications[3] == 99);
+	CHECK(dcb.prio_tc[5] == 5 && dcb.tc_bw[3] == 50);
+	CHECK(dcb.app_entries == 64);
+	CHECK(qos_dscp_priority(&dcb, 26, &prio) && prio == 3);
+	CHECK(dcb.trust_known && dcb.trust == QOS_TRUST_DSCP && dcb.trust_source == QOS_TRUST_FROM_APP_TABLE);
+	CHECK(dcb.prio_buffer[3] == 1);
+}
+
+static void dcb_apptrust_order_wins_over_the_app_table(void)
+{
+	struct qos_dcb dcb;
+	struct reply_spec s = usual;
+
+	s.trust_selector = 255;   /* pcp first, although DSCP entries exist */
+	CHECK(dcb_parse_ieee(buf.bytes, ieee_reply(&s), &dcb) == 0);
+	CHECK(dcb.trust == QOS_TRUST_PCP && dcb.trust_source == QOS_TRUST_FROM_APPTRUST);
+	s.trust_selector = IEEE_8021QAZ_APP_SEL_DSCP;
+	CHECK(dcb_parse_ieee(buf.bytes, ieee_reply(&s), &dcb) == 0);
+	CHECK(dcb.trust == QOS_TRUST_DSCP && dcb.trust_source == QOS_TRUST_FROM_APPTRUST);
+}
+
+static void dcb_an_empty_app_table_means_trust_pcp(void)
+{
+	struct qos_dcb dcb;
+	struct reply_spec s = usual;
+
+	s.dscp_table = false;
+	CHECK(dcb_parse_ieee(buf.bytes, ieee_reply(&s), &dcb) == 0);
+	CHECK(dcb.trust == QOS_TRUST_PCP && dcb.dscp_mapped == 0);
+}
+
+static void dcb_a_driver_without_dcbnl_is_said_as_such(void)
+{
+	struct qos_dcb dcb;
+
+	CHECK(dcb_parse_ieee(buf.bytes, error_reply(-EOPNOTSUPP), &dcb) == -EOPNOTSUPP);
+	CHECK(!dcb.known && dcb.error == -EOPNOTSUPP);
+}
+
+static void dcb_a_reply_cut_short_is_refused(void)
+{
+	struct qos_dcb dcb;
+	size_t len = ieee_reply(&usual);
+	size_t cut;
+
+	/* Every cut: never a crash, never a model that claims to be known with half its tables. */
+	for (cut = 0; cut < len; cut++) {
+		int ret = dcb_parse_ieee(buf.bytes, cut, &dcb);
+		CHECK(ret < 0 && !dcb.known);
+	}
+	/* A PFC attribute shorter than struct ieee_pfc, inside a well-formed message. */
+	{
+		struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf.bytes);
+		struct nlattr *ieee;
+		char half[8] = { 8, 8 };
+
+		nlh->nlmsg_type = RTM_GETDCB;
+		mnl_nlmsg_put_extra_header(nlh, sizeof(struct dcbmsg));
+		ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+		mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(half), half);
+		mnl_attr_nest_end(nlh, ieee);
+		CHECK(dcb_parse_ieee(buf.bytes, nlh->nlmsg_len, &dcb) == -EBADMSG && !dcb.known);
+	}
+}
+
+static void chain_with(const struct reply_spec *s, const char *tc, bool vlan, const char *sl, struct qos_dcb *dcb,
+		       struct qos_chain *c, struct qos_port_input *in)
+{
+	unsigned p;
+
+	CHECK(dcb_parse_ieee(buf.bytes, ieee_reply(s), dcb) == 0);
+	memset(in, 0, sizeof(*in));
+	in->dcb = dcb;
+	in->forced_tc = -1;
+	in->nccl_tc = tc;
+	in->nccl_sl = sl;
+	in->vlan = vlan;
+	for (p = 0; p < QOS_PRIOS; p++)
+		in->ecn[p] = QOS_UNKNOWN;
+	qos_chain_follow(in, c);
+}
+
+static void chain_tc_106_lands_on_lossless_priority_3(void)
+{
+	struct qos_dcb dcb;
+	struct qos_chain c;
+	struct qos_port_input in;
+	char line[256];
+
+	chain_with(&usual, "106", false, NULL, &dcb, &c, &in);
+	CHECK(c.tc == 106 && c.dscp == 26 && c.prio_known && c.prio == 3 && c.pfc == QOS_ON);
+	qos_chain_describe(&in, &c, line, sizeof(line));
+	CHECK_STR(line, "traffic class 106 (NCCL_IB_TC) -> DSCP 26 -> priority 3 (trust dscp, dscp map) -> PFC on, "
+			"ECN unknown");
+}
+
+static void chain_nccl_default_lands_on_lossy_priority_0(void)
+{
+	struct qos_dcb dcb;
+	struct qos_chain c;
+	struct qos_port_input in;
+
+	chain_with(&usual, NULL, false, NULL, &dcb, &c, &in);
+	CHECK(c.tc == 0 && !strcmp(c.tc_from, "default") && c.prio == 0 && c.pfc == QOS_OFF);
+	CHECK(qos_tc_for_priority(&dcb, 3) == 106);
+	CHECK(qos_lossless_priority(&dcb) == 3);
+}
+
+static void chain_trust_pcp_without_vlan_is_priority_0(void)
+{
+	struct qos_dcb dcb;
+	struct qos_chain c;
+	struct qos_port_input in;
+	struct reply_spec s = usual;
+
+	s.dscp_table = false;
+	chain_with(&s, "106", false, "3", &dcb, &c, &in);
+	CHECK(c.prio_known && c.prio == 0 && !strcmp(c.prio_from, "untagged") && c.pfc == QOS_OFF);
+	CHECK(qos_tc_for_priority(&dcb, 3) == -1);
+	chain_with(&s, "106", true, "3", &dcb, &c, &in);
+	CHECK(c.prio == 3 && c.pfc == QOS_ON);
+}
+
+static void chain_pfc_on_4_while_dscp_26_maps_to_3(void)
+{
+	struct qos_dcb dcb;
+	struct qos_chain c;
+	struct qos_port_input in;
+	struct reply_spec s = usual;
+
+	s.pfc_prio = 4;
+	chain_with(&s, "106", false, NULL, &dcb, &c, &in);
+	CHECK(c.prio == 3 && c.pfc == QOS_OFF);
+	CHECK(qos_tc_for_priority(&dcb, 4) == (32 << 2 | 2));
+}
+
+static void chain_forced_class_wins_and_bad_values_stay_unknown(void)
+{
+	struct qos_dcb dcb;
+	struct qos_chain c;
+	struct qos_port_input in;
+	char line[256];
+
+	chain_with(&usual, "0", false, NULL, &dcb, &c, &in);
+	in.forced_tc = 106;
+	qos_chain_follow(&in, &c);
+	CHECK(c.tc == 106 && !strcmp(c.tc_from, "forced") && c.prio == 3);
+	in.forced_tc = -1;
+	in.nccl_tc = "dscp26";
+	qos_chain_follow(&in, &c);
+	CHECK(c.tc == -1 && !c.prio_known);
+	qos_chain_describe(&in, &c, line, sizeof(line));
+	CHECK_STR(line, "NCCL_IB_TC=dscp26 is not a traffic class (0-255)");
+	in.nccl_tc = "300";
+	qos_chain_follow(&in, &c);
+	CHECK(c.tc == -1);
+}
+
+int main(void)
+{
+	RUN(dcb_reply_of_a_connectx_with_pfc_on_3_decodes);
+	RUN(dcb_apptrust_order_wins_over_the_app_table);
+	RUN(dcb_an_empty_app_table_means_trust_pcp);
+	RUN(dcb_a_driver_without_dcbnl_is_said_as_such);
+	RUN(dcb_a_reply_cut_short_is_refused);
+	RUN(chain_tc_106_lands_on_lossless_priority_3);
+	RUN(chain_nccl_default_lands_on_lossy_priority_0);
+	RUN(chain_trust_pcp_without_vlan_is_priority_0);
+	RUN(chain_pfc_on_4_while_dscp_26_maps_to_3);
+	RUN(chain_forced_class_wins_and_bad_values_stay_unknown);
+	TAP_DONE();
+}
