@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/qos/chain.h"
+#include "core/qos/counter_meaning.h"
 #include "netcfg/dcb.h"
 #include "tap.h"
 
@@ -253,6 +254,24 @@ static void chain_forced_class_wins_and_bad_values_stay_unknown(void)
 	CHECK(c.tc == -1);
 }
 
+static void counters_mean_what_the_fabric_did(void)
+{
+	CHECK(counter_meaning_of("out_of_sequence")->group == COUNTER_PATH_LOSS);
+	CHECK(counter_meaning_of("duplicate_request")->group == COUNTER_PATH_LOSS);
+	CHECK(counter_meaning_of("completer_retry_err")->group == COUNTER_PATH_LOSS);
+	CHECK(counter_meaning_of("np_cnp_sent")->group == COUNTER_ECN);
+	CHECK(counter_meaning_of("device/rp_cnp_handled")->group == COUNTER_ECN);
+	CHECK(counter_meaning_of("rx_prio3_pause")->group == COUNTER_PFC);
+	CHECK(counter_meaning_of("tx_pause_storm_warning_events")->group == COUNTER_PFC);
+	CHECK(counter_meaning_of("out_of_buffer")->group == COUNTER_RECEIVER);
+	CHECK(counter_meaning_of("rx_discards_phy")->group == COUNTER_DROPS);
+	CHECK(counter_meaning_of("sent_pkts")->group == COUNTER_TRAFFIC);
+	CHECK(counter_meaning_of("port_xmit_data")->group == COUNTER_TRAFFIC);
+	CHECK(counter_meaning_of("req_remote_access_errors")->group == COUNTER_ERRORS);
+	CHECK_STR(counter_meaning_of("local_ack_timeout_err")->check, "qos.lossless");
+	CHECK_STR(counter_group_key(COUNTER_PATH_LOSS), "path_loss");
+}
+
 int main(void)
 {
 	RUN(dcb_reply_of_a_connectx_with_pfc_on_3_decodes);
@@ -265,5 +284,6 @@ int main(void)
 	RUN(chain_trust_pcp_without_vlan_is_priority_0);
 	RUN(chain_pfc_on_4_while_dscp_26_maps_to_3);
 	RUN(chain_forced_class_wins_and_bad_values_stay_unknown);
+	RUN(counters_mean_what_the_fabric_did);
 	TAP_DONE();
 }

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* roce-doctor counters: the NIC counters that moved, per second or over a command, grouped by what their
+ * moving says (packets lost on the path, ECN at work, PFC at work, the receiver out of buffers, drops). */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/commands.h"
+#include "core/qos/counter_meaning.h"
+#include "netcfg/ethtool_stats.h"
+#include "output/render.h"
+#include "probe/hw_counters.h"
+
+#define COUNTER_PORTS_MAX 64
+
+struct counters_args {
+	struct port_selection sel;
+	double interval_s;
+	unsigned long count;
+	char **command;          /* after "--"; NULL: sample every interval */
+};
+
+/* One reading of one port: its RDMA counters and its netdev's statistics. */
+struct port_reading {
+	struct hw_counter_set hw, port;
+	struct netdev_stats eth;
+	bool eth_known;
+};
+
+struct watched_port {
+	const struct rdma_device *dev;
+	const struct rdma_port *port;
+	struct port_reading before, after;
+};
+
+static const struct argp_option counters_options[] = {
+	{ "interval", 'i', "S", 0, "Seconds between readings (default 1; 0.1 to 3600)", 0 },
+	{ "count", 'n', "N", 0, "Readings to report (default 1); ignored with a COMMAND", 0 },
+	{ 0 }
+};
+
+static error_t parse_counters(int key, char *arg, struct argp_state *state)
+{
+	struct counters_args *a = state->input;
+	char *end;
+
+	switch (key) {
+	case 'i':
+		errno = 0;
+		a->interval_s = strtod(arg, &end);
+		if (errno || *end || end == arg || !(a->interval_s >= 0.1 && a->interval_s <= 3600))
+			argp_error(state, "bad --interval '%s': expected seconds from 0.1 to 3600", arg);
+		return 0;
+	case 'n':
+		a->count = parse_count(state, "--count", arg, 1, 100000);
+		return 0;
+	case ARGP_KEY_ARG:
+		if (state->arg_num > 0)
+			argp_error(state, "unexpected argument '%s' (a command to measure goes after --)", arg);
+		parse_selection_arg(state, arg, &a->sel);
+		return 0;
+	case ARGP_KEY_ARGS:
+		/* argp stops at "--": what follows is the command, as the user typed it */
+		if (state->next > 0 && strcmp(state->argv[state->next - 1], "--") == 0) {
+			a->command = state->argv + state->next;
+			return 0;
+		}
+		if (state->arg_num > 0 || state->next < state->argc - 1)
+			argp_error(state, "unexpected argument '%s' (a command to measure goes after --)",
+				   state->argv[state->next + 1 < state->argc ? state->next + 1 : state->next]);
+		parse_selection_arg(state, state->argv[state->next], &a->sel);
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp counters_argp = {
+	counters_options, parse_counters, "[DEV[/PORT]|NETDEV] [-- COMMAND...]",
+	"Show the NIC counters that moved: the RDMA port's hw_counters and counters and its netdev's ethtool "
+	"statistics, as rates per second over --interval, or as totals over a COMMAND run between two readings. "
+	"Each group says what it means: retransmits and sequence errors are packets lost on the path, CNPs are ECN "
+	"at work, pause frames are PFC at work, out_of_buffer is a receiver without posted buffers.\v"
+	"Reads the live host only. Exit 0 when nothing but traffic moved, 1 when loss, drop or error counters "
+	"moved, 3 when the counters cannot be read (a device removed mid-run).",
+	NULL, NULL, NULL,
+};
+
+static int read_port(const struct rootfs *root, const struct watched_port *w, struct port_reading *r)
+{
+	int hw, pc;
+
+	netdev_stats_free(&r->eth);
+	hw = hw_counters_read(root, w->dev->name, w->port->num, &r->hw);
+	pc = port_counters_read(root, w->dev->name, w->port->num, &r->port);
+	if (hw < 0 && pc < 0)
+		return pc;   /* neither directory: the device went away (or has no counters at all) */
+	r->eth_known = w->port->netdev[0] && netdev_stats_read(w->port->netdev, &r->eth) == 0;
+	return 0;
+}
+
+static json_t *moved_entry(const char *source, const char *name, uint64_t delta, double seconds)
+{
+	const struct counter_meaning *m = counter_meaning_of(name);
+
+	return json_pack("{s:s,s:s,s:I,s:f,s:s,s:s,s:o}", "source", source, "name", name, "delta", (json_int_t)delta,
+			 "rate_per_s", seconds > 0 ? (double)delta / seconds : 0.0, "group", counter_group_key(m->group),
+			 "meaning", m->meaning, "check", json_str_or_null(m->check));
+}
+
+/* Counters present in both readings, in name order; a smaller value after is a reset, never a negative rate. */
+static void diff_sets(const char *source, const struct hw_counter_set *a, const struct hw_counter_set *b,
+		      double seconds, json_t *moved, json_t *resets)
+{
+	size_t i = 0, j = 0;
+
+	while (i < a->count && j < b->count) {
+		int c = strcmp(a->items[i].name, b->items[j].name);
+		if (c < 0) {
+			i++;
+		} else if (c > 0) {
+			j++;
+		} else {
+			if (b->items[j].value > a->items[i].value)
+				json_array_append_new(moved, moved_entry(source, b->items[j].name,
+									 b->items[j].value - a->items[i].value, seconds));
+			else if (b->items[j].value < a->items[i].value)
+				json_array_append_new(resets, json_pack("{s:s,s:s}", "source", source, "name", b->items[j].name));
+			i++;
+			j++;
+		}
+	}
+}
+
+/* Driver statistics keep their order between readings unless the driver changed its set (a queue count
+ * change); then they are matched by name. */
+static void diff_stats(const struct netdev_stats *a, const struct netdev_stats *b, double seconds, json_t *moved,
+		       json_t *resets)
+{
+	for (size_t j = 0; j < b->count; j++) {
+		const struct netdev_stat *old = j < a->count && !strcmp(a->items[j].name, b->items[j].name) ? &a->items[j] : NULL;
+
+		for (size_t i = 0; !old && i < a->count; i++)
+			if (!strcmp(a->items[i].name, b->items[j].name))
+				old = &a->items[i];
+		if (!old)
+			continue;
+		if (b->items[j].value > old->value)
+			json_array_append_new(moved, moved_entry("ethtool", b->items[j].name, b->items[j].value - old->value,
+								 seconds));
+		else if (b->items[j].value < old->value)
+			json_array_append_new(resets, json_pack("{s:s,s:s}", "source", "ethtool", "name", b->items[j].name));
+	}
+}
+
+static json_t *port_report(const struct watched_port *w, double seconds, bool *trouble)
+{
+	json_t *moved = json_array(), *resets = json_array();
+	size_t i;
+	json_t *e;
+
+	diff_sets("hw_counters", &w->before.hw, &w->after.hw, seconds, moved, resets);
+	diff_sets("counters", &w->before.port, &w->after.port, seconds, moved, resets);
+	if (w->before.eth_known && w->after.eth_known)
+		diff_stats(&w->before.eth, &w->after.eth, seconds, moved, resets);
+	json_array_foreach(moved, i, e)
+		if (strcmp(json_string_value(json_object_get(e, "group")), "traffic") != 0 &&
+		    strcmp(json_string_value(json_object_get(e, "group")), "ecn") != 0 &&
+		    strcmp(json_string_value(json_object_get(e, "group")), "pfc") != 0)
+			*trouble = true;
+	return json_pack("{s:s,s:i,s:o,s:b,s:o,s:o}", "device", w->dev->name, "port", (int)w->port->num, "netdev",
+			 json_str_or_null(w->port->netdev), "netdev_stats", w->after.eth_known, "moved", moved, "resets",
+			 resets);
+}
+
+static void print_port(FILE *out, const json_t *p)
+{
+	const json_t *moved = json_object_get(p, "moved");
+	bool said = false;
+
+	fprintf(out, "%s/%lld", json_string_value(json_object_get(p, "device")),
+		(long long)json_integer_value(json_object_get(p, "port")));
+	if (json_string_value(json_object_get(p, "netdev")))
+		fprintf(out, " (%s)", json_string_value(json_object_get(p, "netdev")));
+	fprintf(out, "\n");
+	/* Trouble first, in the order an engineer reads them; plain traffic last, on one line. */
+	for (int g = COUNTER_PATH_LOSS; g < COUNTER_GROUPS; g++) {
+		const char *key = counter_group_key((enum counter_group)g);
+		const char *check = NULL;
+		bool header = false;
+		size_t i;
+		json_t *e;
+
+		json_array_foreach(moved, i, e) {
+			if (strcmp(json_string_value(json_object_get(e, "group")), key) != 0)
+				continue;
+			if (!header) {
+				fprintf(out, "  %s:\n", counter_group_title((enum counter_group)g));
+				header = said = true;
+			}
+			fprintf(out, "    %-32s %12lld  %10.1f/s  %s\n", json_string_value(json_object_get(e, "name")),
+				(long long)json_integer_value(json_object_get(e, "delta")),
+				json_real_value(json_object_get(e, "rate_per_s")),
+				json_string_value(json_object_get(e, "meaning")));
+			if (!check)
+				check = json_string_value(json_object_get(e, "check"));
+		}
+		if (header && check)
+			fprintf(out, "    -> roce-doctor check --only %s\n", check);
+	}
+	if (!said)
+		fprintf(out, "  nothing to say: no loss, congestion, pause, drop or error counter moved\n");
+	{
+		size_t i, n = 0;
+		json_t *e;
+
+		json_array_foreach(moved, i, e)
+			if (!strcmp(json_string_value(json_object_get(e, "group")), "traffic"))
+				n++;
+		if (n)
+			fprintf(out, "  traffic: %zu counters moved (-v or --format json lists them)\n", n);
+	}
+	if (json_array_size(json_object_get(p, "resets")))
+		fprintf(out, "  reset during the run (not counted): %zu counters\n",
+			json_array_size(json_object_get(p, "resets")));
+	if (!json_is_true(json_object_get(p, "netdev_stats")))
+		fprintf(out, "  (the netdev's driver statistics could not be read)\n");
+}
+
+static void print_counters(FILE *out, const json_t *doc)
+{
+	size_t s, i;
+	json_t *sample, *p;
+
+	json_array_foreach(json_object_get(doc, "samples"), s, sample) {
+		if (json_is_string(json_object_get(doc, "command")) || json_object_get(sample, "command_exit"))
+			fprintf(out, "over the command (%.1f s, exit %lld):\n", json_real_value(json_object_get(sample, "seconds")),
+				(long long)json_integer_value(json_object_get(sample, "command_exit")));
+		else
+			fprintf(out, "over %.1f s:\n", json_real_value(json_object_get(sample, "seconds")));
+		json_array_foreach(json_object_get(sample, "ports"), i, p)
+			print_port(out, p);
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Runs argv with our stdin/stdout/stderr; its exit status (128+signal when killed), or -1 when it could not
+ * start (the reason printed). */
+static int run_command(char **argv)
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "roce-doctor counters: cannot start %s: %s\n", argv[0], strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "roce-doctor counters: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void free_watch(struct watched_port *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		netdev_stats_free(&w[i].before.eth);
+		netdev_stats_free(&w[i].after.eth);
+	}
+	free(w);
+}
+
+int cmd_counters(struct app *app, int argc, char **argv)
+{
+	struct counters_args args = { .interval_s = 1, .count = 1 };
+	struct watched_port *watch = NULL;
+	struct rootfs root;
+	struct host host;
+	size_t n = 0;
+	json_t *doc, *samples;
+	bool trouble = false;
+	int code;
+
+	if (command_parse(&counters_argp, 0, argc, argv, &args, app) != 0)
+		return EXIT_USAGE;
+	if (app_layout_needs_json(app, "counters", app->json, false) != EXIT_OK)
+		return EXIT_USAGE;
+	code = app_probe_host(app, &host);
+	if (code != EXIT_OK)
+		return code;
+	code = check_selection(&host, &args.sel);
+	if (code != EXIT_OK)
+		goto out_host;
+	if (rootfs_open(&root, NULL) != 0) {
+		fprintf(stderr, "roce-doctor counters: cannot open /: %s\n", strerror(errno));
+		code = EXIT_CANNOT_RUN;
+		goto out_host;
+	}
+	watch = calloc(COUNTER_PORTS_MAX, sizeof(*watch));
+	for (size_t d = 0; watch && d < host.device_count; d++)
+		for (size_t p = 0; p < host.devices[d].port_count && n < COUNTER_PORTS_MAX; p++)
+			if (port_selection_matches(&args.sel, &host.devices[d], &host.devices[d].ports[p])) {
+				watch[n].dev = &host.devices[d];
+				watch[n].port = &host.devices[d].ports[p];
+				n++;
+			}
+	if (!watch || n == 0) {
+		fprintf(stderr, "roce-doctor counters: no RDMA port to read counters of\n");
+		code = watch ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
+		goto out_root;
+	}
+	doc = doc_new("counters");
+	json_object_set_new(doc, "warnings", json_array());
+	samples = json_array();
+	json_object_set_new(doc, "samples", samples);
+	for (size_t i = 0; i < n; i++)
+		if (read_port(&root, &watch[i], &watch[i].before) < 0) {
+			fprintf(stderr, "roce-doctor counters: %s/%u has no counters to read (neither hw_counters nor counters)\n",
+				watch[i].dev->name, watch[i].port->num);
+			code = EXIT_CANNOT_RUN;
+			goto out_doc;
+		}
+	for (unsigned long s = 0; s < (args.command ? 1 : args.count); s++) {
+		double start = now_s(), seconds;
+		json_t *sample = json_object(), *ports = json_array();
+		int exit_status = 0;
+
+		if (args.command) {
+			exit_status = run_command(args.command);
+			if (exit_status < 0) {
+				json_decref(sample);
+				json_decref(ports);
+				code = EXIT_CANNOT_RUN;
+				goto out_doc;
+			}
+		} else {
+			double left = args.interval_s;
+			nanosleep(&(struct timespec){ .tv_sec = (time_t)left, .tv_nsec = (long)((left - (double)(time_t)left) * 1e9) }, NULL);
+		}
+		seconds = now_s() - start;
+		for (size_t i = 0; i < n; i++) {
+			if (read_port(&root, &watch[i], &watch[i].after) < 0) {
+				fprintf(stderr, "roce-doctor counters: the counters of %s/%u vanished during the run (device removed?)\n",
+					watch[i].dev->name, watch[i].port->num);
+				json_decref(sample);
+				json_decref(ports);
+				code = EXIT_CANNOT_RUN;
+				goto out_doc;
+			}
+			json_array_append_new(ports, port_report(&watch[i], seconds, &trouble));
+			/* the next interval starts from this reading */
+			netdev_stats_free(&watch[i].before.eth);
+			watch[i].before = watch[i].after;
+			memset(&watch[i].after.eth, 0, sizeof(watch[i].after.eth));
+		}
+		json_object_set_new(sample, "seconds", json_real(seconds));
+		if (args.command)
+			json_object_set_new(sample, "command_exit", json_integer(exit_status));
+		json_object_set_new(sample, "ports", ports);
+		json_array_append_new(samples, sample);
+	}
+	if (args.command) {
+		json_t *cmd = json_array();
+		for (char **a = args.command; *a; a++)
+			json_array_append_new(cmd, json_string(*a));
+		json_object_set_new(doc, "command", cmd);
+	}
+	code = app_emit(app, doc, &host.warnings, print_counters, trouble ? EXIT_FAILED : EXIT_OK);
+out_doc:
+	json_decref(doc);
+out_root:
+	free_watch(watch, n);
+	rootfs_close(&root);
+out_host:
+	host_free(&host);
+	return code;
+}
