@@ -63,17 +63,6 @@ static error_t parse_counters(int key, char *arg, struct argp_state *state)
 			argp_error(state, "unexpected argument '%s' (a command to measure goes after --)", arg);
 		parse_selection_arg(state, arg, &a->sel);
 		return 0;
-	case ARGP_KEY_ARGS:
-		/* argp stops at "--": what follows is the command, as the user typed it */
-		if (state->next > 0 && strcmp(state->argv[state->next - 1], "--") == 0) {
-			a->command = state->argv + state->next;
-			return 0;
-		}
-		if (state->arg_num > 0 || state->next < state->argc - 1)
-			argp_error(state, "unexpected argument '%s' (a command to measure goes after --)",
-				   state->argv[state->next + 1 < state->argc ? state->next + 1 : state->next]);
-		parse_selection_arg(state, state->argv[state->next], &a->sel);
-		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -222,7 +211,7 @@ static void print_port(FILE *out, const json_t *p)
 			if (!strcmp(json_string_value(json_object_get(e, "group")), "traffic"))
 				n++;
 		if (n)
-			fprintf(out, "  traffic: %zu counters moved (-v or --format json lists them)\n", n);
+			fprintf(out, "  traffic: %zu counters moved (--json lists them)\n", n);
 	}
 	if (json_array_size(json_object_get(p, "resets")))
 		fprintf(out, "  reset during the run (not counted): %zu counters\n",
@@ -255,9 +244,10 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Runs argv with our stdin/stdout/stderr; its exit status (128+signal when killed), or -1 when it could not
- * start (the reason printed). */
-static int run_command(char **argv)
+/* Runs argv with our stdin and stderr, and our stdout unless the document is JSON on stdout: then the command's
+ * output goes to stderr, so stdout stays one JSON document. Its exit status (128+signal when killed), or -1 when
+ * it could not start (the reason printed). */
+static int run_command(char **argv, bool stdout_to_stderr)
 {
 	pid_t pid;
 	int status;
@@ -269,6 +259,8 @@ static int run_command(char **argv)
 		return -1;
 	}
 	if (pid == 0) {
+		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		execvp(argv[0], argv);
 		fprintf(stderr, "roce-doctor counters: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -299,6 +291,17 @@ int cmd_counters(struct app *app, int argc, char **argv)
 	bool trouble = false;
 	int code;
 
+	/* What follows "--" is the command to measure, as typed; argp sees only what comes before it. */
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			if (i + 1 == argc) {
+				fprintf(stderr, "roce-doctor counters: nothing after --: give the command to measure\n");
+				return EXIT_USAGE;
+			}
+			args.command = argv + i + 1;
+			argc = i;
+			break;
+		}
 	if (command_parse(&counters_argp, 0, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
 	if (app_layout_needs_json(app, "counters", app->json, false) != EXIT_OK)
@@ -344,7 +347,7 @@ int cmd_counters(struct app *app, int argc, char **argv)
 		int exit_status = 0;
 
 		if (args.command) {
-			exit_status = run_command(args.command);
+			exit_status = run_command(args.command, app->json && !app->output_file);
 			if (exit_status < 0) {
 				json_decref(sample);
 				json_decref(ports);

@@ -17,6 +17,7 @@ const char *qos_trust_source_name(enum qos_trust_source src)
 	case QOS_TRUST_FROM_APPTRUST: return "apptrust";
 	case QOS_TRUST_FROM_APP_TABLE: return "app table";
 	case QOS_TRUST_FROM_SYSFS: return "sysfs";
+	case QOS_TRUST_FROM_MLNX_QOS: return "mlnx_qos";
 	default: return "none";
 	}
 }

@@ -16,9 +16,10 @@
 enum qos_trust { QOS_TRUST_UNKNOWN, QOS_TRUST_PCP, QOS_TRUST_DSCP };
 
 /* Where the trust mode was read: the apptrust table (kernel 6.2+), the APP table's DSCP entries (mlx5 turns
- * trust dscp on with the first DSCP entry and lists all 64 while it is on), or MLNX_OFED's sysfs. */
+ * trust dscp on with the first DSCP entry and lists all 64 while it is on), MLNX_OFED's sysfs, or the text of
+ * `mlnx_qos -i IF` (a paste, or a capture under --root). */
 enum qos_trust_source { QOS_TRUST_FROM_NONE, QOS_TRUST_FROM_APPTRUST, QOS_TRUST_FROM_APP_TABLE,
-			QOS_TRUST_FROM_SYSFS };
+			QOS_TRUST_FROM_SYSFS, QOS_TRUST_FROM_MLNX_QOS };
 
 struct qos_dcb {
 	/* dcbnl answered at all; dcb_error is the -errno when it did not (-EOPNOTSUPP: the driver has no

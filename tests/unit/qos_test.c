@@ -5,12 +5,16 @@
 #include <libmnl/libmnl.h>
 #include <linux/dcbnl.h>
 #include <linux/rtnetlink.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/qos/chain.h"
 #include "core/qos/counter_meaning.h"
+#include "core/qos/mlnx_qos_text.h"
 #include "netcfg/dcb.h"
 #include "tap.h"
+
+static const char *pastes;
 
 static union {
 	char bytes[8192];
@@ -272,8 +276,63 @@ static void counters_mean_what_the_fabric_did(void)
 	CHECK_STR(counter_group_key(COUNTER_PATH_LOSS), "path_loss");
 }
 
-int main(void)
+static bool read_mlnx_qos(const char *name, struct qos_dcb *dcb)
 {
+	struct mlnx_qos_reader r;
+	char path[512], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", pastes, name);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (!f)
+		return false;
+	mlnx_qos_begin(&r);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		mlnx_qos_line(&r, line);
+	}
+	fclose(f);
+	return mlnx_qos_finish(&r, dcb);
+}
+
+static void mlnx_qos_paste_of_ofed_4_2_reads_back(void)
+{
+	struct qos_dcb dcb;
+	struct qos_port_input in = { .dcb = &dcb, .forced_tc = -1, .nccl_tc = "106" };
+	struct qos_chain c;
+	unsigned prio;
+
+	for (unsigned p = 0; p < QOS_PRIOS; p++)
+		in.ecn[p] = QOS_UNKNOWN;
+	CHECK(read_mlnx_qos("mlnx_qos-ofed42-dscp-pfc0267.txt", &dcb));
+	CHECK(dcb.known && dcb.trust == QOS_TRUST_DSCP && dcb.trust_source == QOS_TRUST_FROM_MLNX_QOS);
+	CHECK(dcb.pfc_known && dcb.pfc_enabled == 0xc5);
+	CHECK(qos_dscp_priority(&dcb, 26, &prio) && prio == 3);
+	CHECK(dcb.ets_known && dcb.prio_tc[1] == 0 && dcb.prio_tc[0] == 1 && dcb.tc_bw[7] == 40);
+	CHECK(dcb.tc_tsa[6] == 0 /* strict */ && dcb.dcbx_known);
+	qos_chain_follow(&in, &c);
+	CHECK(c.prio == 3 && c.pfc == QOS_OFF);
+}
+
+static void mlnx_qos_reader_refuses_other_text(void)
+{
+	struct mlnx_qos_reader r;
+	struct qos_dcb dcb;
+
+	mlnx_qos_begin(&r);
+	CHECK(!mlnx_qos_line(&r, "NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE"));
+	CHECK(!mlnx_qos_line(&r, "prio:9 dscp:01"));
+	CHECK(!mlnx_qos_line(&r, "prio:1 dscp:99"));
+	CHECK(!mlnx_qos_finish(&r, &dcb));
+	mlnx_qos_begin(&r);
+	CHECK(mlnx_qos_line(&r, "Priority trust state: pcp"));
+	CHECK(!mlnx_qos_finish(&r, &dcb));   /* no PFC table: not enough to judge */
+}
+
+int main(int argc, char **argv)
+{
+	pastes = argc > 1 ? argv[1] : "tests/pastes";
 	RUN(dcb_reply_of_a_connectx_with_pfc_on_3_decodes);
 	RUN(dcb_apptrust_order_wins_over_the_app_table);
 	RUN(dcb_an_empty_app_table_means_trust_pcp);
@@ -285,5 +344,7 @@ int main(void)
 	RUN(chain_pfc_on_4_while_dscp_26_maps_to_3);
 	RUN(chain_forced_class_wins_and_bad_values_stay_unknown);
 	RUN(counters_mean_what_the_fabric_did);
+	RUN(mlnx_qos_paste_of_ofed_4_2_reads_back);
+	RUN(mlnx_qos_reader_refuses_other_text);
 	TAP_DONE();
 }
