@@ -2,6 +2,8 @@
 /* Names and lookups over the lossless chain's model. */
 #include "model/qos.h"
 
+#include <stdlib.h>
+
 const char *qos_trust_name(enum qos_trust trust)
 {
 	switch (trust) {
@@ -28,4 +30,11 @@ bool qos_dscp_priority(const struct qos_dcb *dcb, unsigned dscp, unsigned *prio)
 		return false;
 	*prio = dcb->dscp_prio[dscp];
 	return true;
+}
+
+void qos_host_free(struct qos_host *q)
+{
+	free(q->ports);
+	q->ports = NULL;
+	q->count = 0;
 }

@@ -8,8 +8,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <net/if.h>
+#include <stddef.h>
+
 #define QOS_PRIOS 8
 #define QOS_DSCPS 64
+#define QOS_PORTS_MAX 256
+
+enum qos_tristate { QOS_UNKNOWN = -1, QOS_OFF = 0, QOS_ON = 1 };
 
 /* How packets are classified to a priority on receive and, for RoCE, which field the NIC marks on send:
  * trust pcp reads the VLAN tag's PCP (an untagged frame is priority 0), trust dscp reads the IP header. */
@@ -47,6 +53,25 @@ struct qos_dcb {
 	bool buffer_known;
 	uint8_t prio_buffer[QOS_PRIOS];      /* priority -> receive buffer */
 };
+
+/* One RoCE port's side of the chain: its netdev's DCB settings and what the RDMA stack adds on top. */
+struct qos_port {
+	char device[64];
+	unsigned port;
+	char netdev[IF_NAMESIZE];
+	struct qos_dcb dcb;
+	int forced_tc;                       /* sys/class/infiniband/DEV/tc/PORT/traffic_class; -1 none */
+	int default_roce_tos;                /* rdma_cm's configfs default_roce_tos; -1 unknown (rdma_cm users only) */
+	bool vlan;                           /* the netdev is a VLAN: RoCE frames carry a PCP */
+	enum qos_tristate ecn[QOS_PRIOS];    /* ECN reaction point per priority (MLNX_OFED ecn/roce_rp/enable/N) */
+};
+
+struct qos_host {
+	struct qos_port *ports;
+	size_t count;
+};
+
+void qos_host_free(struct qos_host *q);
 
 const char *qos_trust_name(enum qos_trust trust);             /* "pcp", "dscp", "unknown" */
 const char *qos_trust_source_name(enum qos_trust_source src); /* "apptrust", "app table", "sysfs", "none" */

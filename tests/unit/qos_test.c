@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/qos/chain.h"
+#include "core/qos/checks_qos.h"
 #include "core/qos/counter_meaning.h"
 #include "core/qos/mlnx_qos_text.h"
 #include "netcfg/dcb.h"
@@ -25,6 +26,7 @@ struct reply_spec {
 	int pfc_prio;          /* -1: PFC off everywhere */
 	bool dscp_table;       /* the 64 DSCP entries mlx5 lists under trust dscp, DSCP d -> d >> 3 */
 	int dscp26_prio;       /* override DSCP 26's priority; -1 keep */
+	int dscp_all_prio;     /* every DSCP to this priority instead of d >> 3; 0 keeps d >> 3 (use -1..7 + 1) */
 	int trust_selector;    /* apptrust's first selector; 0: no apptrust table */
 	bool buffer;
 };
@@ -59,6 +61,8 @@ static size_t ieee_reply(const struct reply_spec *s)
 	if (s->dscp_table)
 		for (d = 0; d < 64; d++) {
 			struct dcb_app app = { IEEE_8021QAZ_APP_SEL_DSCP, (uint8_t)(d >> 3), (uint16_t)d };
+			if (s->dscp_all_prio > 0)
+				app.priority = (uint8_t)(s->dscp_all_prio - 1);
 			if (d == 26 && s->dscp26_prio >= 0)
 				app.priority = (uint8_t)s->dscp26_prio;
 			mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, sizeof(app), &app);
@@ -330,6 +334,137 @@ static void mlnx_qos_reader_refuses_other_text(void)
 	CHECK(!mlnx_qos_finish(&r, &dcb));   /* no PFC table: not enough to judge */
 }
 
+/* One port whose netdev answered dcbnl as spec says; the findings check_qos gives it under job. */
+static void audit(const struct reply_spec *spec, bool vlan, const struct qos_job *job, struct findings *f)
+{
+	struct qos_port port = { .device = "mlx5_0", .port = 1, .netdev = "ens1f0np0", .forced_tc = -1,
+				 .default_roce_tos = -1, .vlan = vlan };
+	struct qos_host host = { &port, 1 };
+
+	for (unsigned p = 0; p < QOS_PRIOS; p++)
+		port.ecn[p] = QOS_UNKNOWN;
+	if (spec)
+		CHECK(dcb_parse_ieee(buf.bytes, ieee_reply(spec), &port.dcb) == 0);
+	else
+		dcb_parse_ieee(buf.bytes, error_reply(-EOPNOTSUPP), &port.dcb);
+	findings_clear(f);
+	check_qos(&host, job, f);
+}
+
+static const struct finding *find(const struct findings *f, const char *id)
+{
+	for (size_t i = 0; i < f->count; i++)
+		if (!strcmp(f->items[i].id, id))
+			return &f->items[i];
+	return NULL;
+}
+
+static void audit_tc_106_on_pfc_3_is_lossless(void)
+{
+	struct findings f = { 0 };
+	struct qos_job job = { "106", "environment", NULL };
+	const struct finding *l;
+
+	audit(&usual, false, &job, &f);
+	l = find(&f, "qos.lossless");
+	CHECK(l && l->severity == SEVERITY_OK && strstr(l->message, "priority 3") && strstr(l->message, "lossless"));
+	CHECK(findings_worst(&f) == SEVERITY_OK);
+	findings_free(&f);
+}
+
+static void audit_tc_unset_rides_lossy_priority_0(void)
+{
+	struct findings f = { 0 };
+	struct qos_job job = { NULL, NULL, NULL };
+	const struct finding *l;
+
+	audit(&usual, false, &job, &f);
+	l = find(&f, "qos.lossless");
+	CHECK(l && l->severity == SEVERITY_WARN && strstr(l->message, "NCCL_IB_TC unset") && strstr(l->message, "priority 0"));
+	CHECK(l && l->fix && !strncmp(l->fix, "export NCCL_IB_TC=106", 21));
+	findings_free(&f);
+}
+
+static void audit_trust_pcp_without_vlan_says_so(void)
+{
+	struct findings f = { 0 };
+	struct qos_job job = { "106", "environment", NULL };
+	struct reply_spec s = usual;
+	const struct finding *l, *t;
+
+	s.dscp_table = false;
+	audit(&s, false, &job, &f);
+	l = find(&f, "qos.lossless");
+	t = find(&f, "qos.trust_pcp_untagged");
+	CHECK(l && l->severity == SEVERITY_WARN && strstr(l->message, "untagged"));
+	CHECK(t && t->severity == SEVERITY_WARN && t->fix && strstr(t->fix, "--trust dscp"));
+	audit(&s, true, &(struct qos_job){ "106", "environment", "3" }, &f);
+	CHECK(find(&f, "qos.lossless")->severity == SEVERITY_OK && !find(&f, "qos.trust_pcp_untagged"));
+	findings_free(&f);
+}
+
+static void audit_pfc_on_4_while_dscp_26_maps_to_3(void)
+{
+	struct findings f = { 0 };
+	struct qos_job job = { "106", "environment", NULL };
+	struct reply_spec s = usual;
+	const struct finding *l;
+
+	s.pfc_prio = 4;
+	audit(&s, false, &job, &f);
+	l = find(&f, "qos.lossless");
+	CHECK(l && l->severity == SEVERITY_WARN && strstr(l->message, "priority 4 is lossless"));
+	CHECK(l && l->fix && !strncmp(l->fix, "export NCCL_IB_TC=130", 21));   /* DSCP 32 -> 4 */
+	findings_free(&f);
+}
+
+static void audit_no_pfc_no_ecn_gives_both_fixes(void)
+{
+	struct findings f = { 0 };
+	struct qos_job job = { "106", "environment", NULL };
+	struct reply_spec s = usual;
+	const struct finding *l;
+
+	s.pfc_prio = -1;
+	audit(&s, false, &job, &f);
+	l = find(&f, "qos.lossless");
+	CHECK(l && l->severity == SEVERITY_WARN && strstr(l->message, "neither lossless"));
+	CHECK(l && l->fix && strstr(l->fix, "dcb pfc set dev ens1f0np0 prio-pfc 3:on") &&
+	      strstr(l->fix, "mlnx_qos -i ens1f0np0 --pfc 0,0,0,1,0,0,0,0 --trust dscp"));
+	findings_free(&f);
+}
+
+static void audit_pfc_on_a_priority_no_dscp_reaches(void)
+{
+	struct findings f = { 0 };
+	struct qos_job job = { "106", "environment", NULL };
+	struct reply_spec s = usual;
+
+	const struct finding *u;
+
+	s.pfc_prio = 4;
+	audit(&s, false, &job, &f);
+	CHECK(!find(&f, "qos.pfc_unmapped"));   /* DSCP 32-39 reach 4 by the default map */
+	s.dscp_all_prio = 3 + 1;                 /* every DSCP to 3: nothing reaches 4 */
+	audit(&s, false, &job, &f);
+	u = find(&f, "qos.pfc_unmapped");
+	CHECK(u && u->severity == SEVERITY_WARN && strstr(u->message, "PFC is on priority 4 but no DSCP maps to it"));
+	CHECK(u && u->fix && strstr(u->fix, "dscp-prio 26:4"));
+	findings_free(&f);
+}
+
+static void audit_driver_without_dcbnl_is_info(void)
+{
+	struct findings f = { 0 };
+	struct qos_job job = { NULL, NULL, NULL };
+	const struct finding *l;
+
+	audit(NULL, false, &job, &f);
+	l = find(&f, "qos.lossless");
+	CHECK(l && l->severity == SEVERITY_INFO && strstr(l->message, "the driver has no dcbnl"));
+	findings_free(&f);
+}
+
 int main(int argc, char **argv)
 {
 	pastes = argc > 1 ? argv[1] : "tests/pastes";
@@ -346,5 +481,12 @@ int main(int argc, char **argv)
 	RUN(counters_mean_what_the_fabric_did);
 	RUN(mlnx_qos_paste_of_ofed_4_2_reads_back);
 	RUN(mlnx_qos_reader_refuses_other_text);
+	RUN(audit_tc_106_on_pfc_3_is_lossless);
+	RUN(audit_tc_unset_rides_lossy_priority_0);
+	RUN(audit_trust_pcp_without_vlan_says_so);
+	RUN(audit_pfc_on_4_while_dscp_26_maps_to_3);
+	RUN(audit_no_pfc_no_ecn_gives_both_fixes);
+	RUN(audit_pfc_on_a_priority_no_dscp_reaches);
+	RUN(audit_driver_without_dcbnl_is_info);
 	TAP_DONE();
 }

@@ -9,11 +9,9 @@
 
 #include "model/qos.h"
 
-enum qos_tristate { QOS_UNKNOWN = -1, QOS_OFF = 0, QOS_ON = 1 };
-
 struct qos_port_input {
 	const struct qos_dcb *dcb;
-	int forced_tc;               /* the port's forced traffic class (MLNX_OFED tc/N/traffic_class); -1 none */
+	int forced_tc;               /* the port's forced traffic class (tc/N/traffic_class); -1 none */
 	const char *nccl_tc;         /* NCCL_IB_TC as NCCL reads it; NULL unset (NCCL's default, 0) */
 	const char *nccl_sl;         /* NCCL_IB_SL; NULL unset (0) */
 	bool vlan;                   /* the RoCE netdev is a VLAN (its frames carry a PCP) */
