@@ -11,7 +11,7 @@
 #include "core/qos/chain.h"
 #include "core/qos/checks_qos.h"
 #include "core/qos/counter_meaning.h"
-#include "core/qos/mlnx_qos_text.h"
+#include "model/qos_mlnx_text.h"
 #include "netcfg/dcb.h"
 #include "tap.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The text `mlnx_qos -i IF` prints (MLNX_OFED and mstflint's mlnx-tools), read back into the lossless chain's
  * model: a host nobody can log in to is judged from its paste, and a --root capture carries it. */
-#ifndef ROCE_DOCTOR_CORE_QOS_MLNX_QOS_TEXT_H
-#define ROCE_DOCTOR_CORE_QOS_MLNX_QOS_TEXT_H
+#ifndef ROCE_DOCTOR_MODEL_QOS_MLNX_TEXT_H
+#define ROCE_DOCTOR_MODEL_QOS_MLNX_TEXT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,7 +2,7 @@
 /* mlnx_qos -i's text: "DCBX mode", "Priority trust state", the dscp2prio rows, the PFC table (enabled, and
  * buffer in newer versions) and the "tc: N ... tsa: T, bw: B%" blocks with their "priority:" lines. Any amount
  * of leading space, as pastes re-indent it; every number is range-checked before it is stored. */
-#include "core/qos/mlnx_qos_text.h"
+#include "model/qos_mlnx_text.h"
 
 #include <ctype.h>
 #include <linux/dcbnl.h>
