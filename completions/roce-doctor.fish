@@ -138,6 +138,7 @@ complete -c $c -n '__roce_doctor_using compare' -F -a - -d 'Snapshot file, direc
 # counters
 complete -c $c -n '__roce_doctor_using counters' -s i -l interval -x -d 'Seconds between readings'
 complete -c $c -n '__roce_doctor_using counters' -s n -l count -x -d 'Readings to report'
+complete -c $c -n '__roce_doctor_using counters' -l format -x -a 'text json prometheus' -d 'Output format'
 
 # explain
 complete -c $c -n '__roce_doctor_using explain' -F -a - -d 'Log file, or - for stdin'

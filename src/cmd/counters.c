@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
-#include "core/qos/counter_meaning.h"
+#include "model/counter_meaning.h"
 #include "netcfg/ethtool_stats.h"
+#include "cmd/report_format.h"
+#include "output/counters_text.h"
 #include "output/render.h"
 #include "probe/hw_counters.h"
 
@@ -19,6 +21,8 @@
 
 struct counters_args {
 	struct port_selection sel;
+	enum report_format format;
+	bool format_given;
 	double interval_s;
 	unsigned long count;
 	char **command;          /* after "--"; NULL: sample every interval */
@@ -37,7 +41,12 @@ struct watched_port {
 	struct port_reading before, after;
 };
 
+enum { OPT_FORMAT = 1000 };
+
+static struct run_meta counters_meta;
+
 static const struct argp_option counters_options[] = {
+	{ "format", OPT_FORMAT, "FORMAT", 0, "text (default), json (as --json) or prometheus (the last reading)", 0 },
 	{ "interval", 'i', "S", 0, "Seconds between readings (default 1; 0.1 to 3600)", 0 },
 	{ "count", 'n', "N", 0, "Readings to report (default 1); ignored with a COMMAND", 0 },
 	{ 0 }
@@ -57,6 +66,11 @@ static error_t parse_counters(int key, char *arg, struct argp_state *state)
 		return 0;
 	case 'n':
 		a->count = parse_count(state, "--count", arg, 1, 100000);
+		return 0;
+	case OPT_FORMAT:
+		if (report_format_parse(arg, &a->format) < 0 || a->format == REPORT_JUNIT)
+			argp_error(state, "bad --format '%s': expected text, json or prometheus", arg);
+		a->format_given = true;
 		return 0;
 	case ARGP_KEY_ARG:
 		if (state->arg_num > 0)
@@ -166,74 +180,9 @@ static json_t *port_report(const struct watched_port *w, double seconds, bool *t
 			 resets);
 }
 
-static void print_port(FILE *out, const json_t *p)
+static void print_prometheus(FILE *out, const json_t *doc)
 {
-	const json_t *moved = json_object_get(p, "moved");
-	bool said = false;
-
-	fprintf(out, "%s/%lld", json_string_value(json_object_get(p, "device")),
-		(long long)json_integer_value(json_object_get(p, "port")));
-	if (json_string_value(json_object_get(p, "netdev")))
-		fprintf(out, " (%s)", json_string_value(json_object_get(p, "netdev")));
-	fprintf(out, "\n");
-	/* Trouble first, in the order an engineer reads them; plain traffic last, on one line. */
-	for (int g = COUNTER_PATH_LOSS; g < COUNTER_GROUPS; g++) {
-		const char *key = counter_group_key((enum counter_group)g);
-		const char *check = NULL;
-		bool header = false;
-		size_t i;
-		json_t *e;
-
-		json_array_foreach(moved, i, e) {
-			if (strcmp(json_string_value(json_object_get(e, "group")), key) != 0)
-				continue;
-			if (!header) {
-				fprintf(out, "  %s:\n", counter_group_title((enum counter_group)g));
-				header = said = true;
-			}
-			fprintf(out, "    %-32s %12lld  %10.1f/s  %s\n", json_string_value(json_object_get(e, "name")),
-				(long long)json_integer_value(json_object_get(e, "delta")),
-				json_real_value(json_object_get(e, "rate_per_s")),
-				json_string_value(json_object_get(e, "meaning")));
-			if (!check)
-				check = json_string_value(json_object_get(e, "check"));
-		}
-		if (header && check)
-			fprintf(out, "    -> roce-doctor check --only %s\n", check);
-	}
-	if (!said)
-		fprintf(out, "  nothing to say: no loss, congestion, pause, drop or error counter moved\n");
-	{
-		size_t i, n = 0;
-		json_t *e;
-
-		json_array_foreach(moved, i, e)
-			if (!strcmp(json_string_value(json_object_get(e, "group")), "traffic"))
-				n++;
-		if (n)
-			fprintf(out, "  traffic: %zu counters moved (--json lists them)\n", n);
-	}
-	if (json_array_size(json_object_get(p, "resets")))
-		fprintf(out, "  reset during the run (not counted): %zu counters\n",
-			json_array_size(json_object_get(p, "resets")));
-	if (!json_is_true(json_object_get(p, "netdev_stats")))
-		fprintf(out, "  (the netdev's driver statistics could not be read)\n");
-}
-
-static void print_counters(FILE *out, const json_t *doc)
-{
-	size_t s, i;
-	json_t *sample, *p;
-
-	json_array_foreach(json_object_get(doc, "samples"), s, sample) {
-		if (json_is_string(json_object_get(doc, "command")) || json_object_get(sample, "command_exit"))
-			fprintf(out, "over the command (%.1f s, exit %lld):\n", json_real_value(json_object_get(sample, "seconds")),
-				(long long)json_integer_value(json_object_get(sample, "command_exit")));
-		else
-			fprintf(out, "over %.1f s:\n", json_real_value(json_object_get(sample, "seconds")));
-		json_array_foreach(json_object_get(sample, "ports"), i, p)
-			print_port(out, p);
-	}
+	counters_prometheus_print(out, doc, &counters_meta);
 }
 
 static double now_s(void)
@@ -283,6 +232,7 @@ static void free_watch(struct watched_port *w, size_t n)
 int cmd_counters(struct app *app, int argc, char **argv)
 {
 	struct counters_args args = { .interval_s = 1, .count = 1 };
+	struct timespec started;
 	struct watched_port *watch = NULL;
 	struct rootfs root;
 	struct host host;
@@ -304,8 +254,9 @@ int cmd_counters(struct app *app, int argc, char **argv)
 		}
 	if (command_parse(&counters_argp, 0, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
-	if (app_layout_needs_json(app, "counters", app->json, false) != EXIT_OK)
+	if (app_resolve_format(app, "counters", args.format_given, &args.format) != EXIT_OK)
 		return EXIT_USAGE;
+	report_clock_start(&started);
 	code = app_probe_host(app, &host);
 	if (code != EXIT_OK)
 		return code;
@@ -386,7 +337,9 @@ int cmd_counters(struct app *app, int argc, char **argv)
 			json_array_append_new(cmd, json_string(*a));
 		json_object_set_new(doc, "command", cmd);
 	}
-	code = app_emit(app, doc, &host.warnings, print_counters, trouble ? EXIT_FAILED : EXIT_OK);
+	report_meta_fill(&counters_meta, app, &started);
+	code = app_emit(app, doc, &host.warnings, args.format == REPORT_PROMETHEUS ? print_prometheus : counters_text_print,
+			trouble ? EXIT_FAILED : EXIT_OK);
 out_doc:
 	json_decref(doc);
 out_root:

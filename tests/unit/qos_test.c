@@ -10,7 +10,7 @@
 
 #include "core/qos/chain.h"
 #include "core/qos/checks_qos.h"
-#include "core/qos/counter_meaning.h"
+#include "model/counter_meaning.h"
 #include "model/qos_mlnx_text.h"
 #include "netcfg/dcb.h"
 #include "tap.h"

@@ -2,8 +2,8 @@
 /* What a NIC counter means: the RDMA port's hw_counters and counters, the netdev's ethtool statistics and
  * rxe's own, grouped by what their moving says about the fabric, each with one line of meaning and the check
  * that looks at its cause. A pure table lookup, shared by counters and bw. */
-#ifndef ROCE_DOCTOR_CORE_QOS_COUNTER_MEANING_H
-#define ROCE_DOCTOR_CORE_QOS_COUNTER_MEANING_H
+#ifndef ROCE_DOCTOR_MODEL_COUNTER_MEANING_H
+#define ROCE_DOCTOR_MODEL_COUNTER_MEANING_H
 
 enum counter_group {
 	COUNTER_TRAFFIC,        /* packets and bytes: the work itself */

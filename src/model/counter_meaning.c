@@ -2,7 +2,7 @@
 /* The counter catalogue. Names are mlx5's (Documentation/networking/device_drivers/ethernet/mellanox/mlx5 and
  * the hw_counters of drivers/infiniband/hw/mlx5/counters.c), rxe's (drivers/infiniband/sw/rxe/rxe_hw_counters.c)
  * and the IB port counters every driver has; a pattern's '*' matches any run of characters. */
-#include "core/qos/counter_meaning.h"
+#include "model/counter_meaning.h"
 
 #include <fnmatch.h>
 #include <string.h>
@@ -63,8 +63,22 @@ static const struct counter_rule rules[] = {
 	{ "*cqe_err*", { COUNTER_ERRORS, "completions in error", NULL } },
 	{ "*flush_err*", { COUNTER_ERRORS, "work flushed from a QP in error", NULL } },
 	{ "send_err", { COUNTER_ERRORS, "sends in error (rxe)", NULL } },
-	{ "*_err*", { COUNTER_ERRORS, "errors", NULL } },
+	/* words other drivers (irdma, bnxt_re) use, after every name above */
+	{ "*resend*", { COUNTER_PATH_LOSS, "packets resent: packets were lost", LOSS } },
+	{ "*retr*", { COUNTER_PATH_LOSS, "retransmissions: packets were lost", LOSS } },
+	{ "*lost*", { COUNTER_PATH_LOSS, "packets lost", LOSS } },
+	{ "*timeout*", { COUNTER_PATH_LOSS, "timeouts: packets or ACKs were lost", LOSS } },
+	{ "*seq*", { COUNTER_PATH_LOSS, "sequence errors: packets were lost", LOSS } },
+	{ "*nak*", { COUNTER_PATH_LOSS, "NAKs from the responder", LOSS } },
+	{ "*cnp*", { COUNTER_ECN, "congestion notifications: ECN at work", LOSS } },
+	{ "*ecn*", { COUNTER_ECN, "ECN marks: congestion", LOSS } },
+	{ "*icrc*", { COUNTER_PATH_LOSS, "packets with a bad ICRC: corrupted on the path", "port.errors" } },
+	{ "*_err", { COUNTER_ERRORS, "errors", NULL } },
+	{ "*_err_*", { COUNTER_ERRORS, "errors", NULL } },
 	{ "*error*", { COUNTER_ERRORS, "errors", NULL } },
+	{ "*bad*", { COUNTER_ERRORS, "bad packets", NULL } },
+	{ "*fail*", { COUNTER_ERRORS, "failures", NULL } },
+	{ "*invalid*", { COUNTER_ERRORS, "invalid requests", NULL } },
 };
 
 static const struct counter_meaning traffic = { COUNTER_TRAFFIC, "traffic", NULL };
