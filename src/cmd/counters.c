@@ -2,6 +2,7 @@
 /* roce-doctor counters: the NIC counters that moved, per second or over a command, grouped by what their
  * moving says (packets lost on the path, ECN at work, PFC at work, the receiver out of buffers, drops). */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,8 @@ static const struct argp counters_argp = {
 	"statistics, as rates per second over --interval, or as totals over a COMMAND run between two readings. "
 	"Each group says what it means: retransmits and sequence errors are packets lost on the path, CNPs are ECN "
 	"at work, pause frames are PFC at work, out_of_buffer is a receiver without posted buffers.\v"
-	"Reads the live host only. Exit 0 when nothing but traffic moved, 1 when loss, drop or error counters "
+	"--root DIR reads a tree's sysfs counters twice instead (its ethtool statistics are the live kernel's "
+	"only). Exit 0 when nothing but traffic moved, 1 when loss, drop or error counters "
 	"moved, 3 when the counters cannot be read (a device removed mid-run).",
 	NULL, NULL, NULL,
 };
@@ -102,7 +104,8 @@ static int read_port(const struct rootfs *root, const struct watched_port *w, st
 	pc = port_counters_read(root, w->dev->name, w->port->num, &r->port);
 	if (hw < 0 && pc < 0)
 		return pc;   /* neither directory: the device went away (or has no counters at all) */
-	r->eth_known = w->port->netdev[0] && netdev_stats_read(w->port->netdev, &r->eth) == 0;
+	/* a driver's statistics come from the running kernel only; a --root tree has its sysfs counters alone */
+	r->eth_known = root->live && w->port->netdev[0] && netdev_stats_read(w->port->netdev, &r->eth) == 0;
 	return 0;
 }
 
@@ -198,25 +201,43 @@ static double now_s(void)
  * it could not start (the reason printed). */
 static int run_command(char **argv, bool stdout_to_stderr)
 {
+	int report[2], status, exec_errno = 0;
 	pid_t pid;
-	int status;
 
+	/* The child writes execvp's errno down a close-on-exec pipe: nothing arrives when the exec worked. */
+	if (pipe2(report, O_CLOEXEC) < 0) {
+		fprintf(stderr, "roce-doctor counters: cannot start %s: %s\n", argv[0], strerror(errno));
+		return -1;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "roce-doctor counters: cannot start %s: %s\n", argv[0], strerror(errno));
+		close(report[0]);
+		close(report[1]);
 		return -1;
 	}
 	if (pid == 0) {
+		close(report[0]);
 		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 			_exit(127);
 		execvp(argv[0], argv);
-		fprintf(stderr, "roce-doctor counters: cannot run %s: %s\n", argv[0], strerror(errno));
+		exec_errno = errno;
+		if (write(report[1], &exec_errno, sizeof(exec_errno)) < 0)
+			_exit(127);
 		_exit(127);
 	}
+	close(report[1]);
+	while (read(report[0], &exec_errno, sizeof(exec_errno)) < 0 && errno == EINTR)
+		;
+	close(report[0]);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
+	if (exec_errno) {
+		fprintf(stderr, "roce-doctor counters: cannot run %s: %s\n", argv[0], strerror(exec_errno));
+		return -1;
+	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -252,7 +273,7 @@ int cmd_counters(struct app *app, int argc, char **argv)
 			argc = i;
 			break;
 		}
-	if (command_parse(&counters_argp, 0, argc, argv, &args, app) != 0)
+	if (command_parse(&counters_argp, COMMON_ROOT, argc, argv, &args, app) != 0)
 		return EXIT_USAGE;
 	if (app_resolve_format(app, "counters", args.format_given, &args.format) != EXIT_OK)
 		return EXIT_USAGE;
@@ -263,8 +284,9 @@ int cmd_counters(struct app *app, int argc, char **argv)
 	code = check_selection(&host, &args.sel);
 	if (code != EXIT_OK)
 		goto out_host;
-	if (rootfs_open(&root, NULL) != 0) {
-		fprintf(stderr, "roce-doctor counters: cannot open /: %s\n", strerror(errno));
+	if (rootfs_open(&root, app->root_dir) != 0) {
+		fprintf(stderr, "roce-doctor counters: cannot open %s: %s\n", app->root_dir ? app->root_dir : "/",
+			strerror(errno));
 		code = EXIT_CANNOT_RUN;
 		goto out_host;
 	}

@@ -102,10 +102,10 @@ void counters_prometheus_print(FILE *out, const json_t *doc, const struct run_me
 	static const struct {
 		const char *name, *help, *member;
 	} metrics[] = {
-		{ "roce_doctor_counter_delta", "How much a NIC counter grew over the reading (the interval, or the "
+		{ "roce_doctor_nic_increase", "How much a NIC counter grew over the reading (the interval, or the "
 		  "command's run); group says what it means (path_loss, ecn, pfc, receiver, drops, errors, traffic).",
 		  "delta" },
-		{ "roce_doctor_counter_rate", "The same growth per second.", "rate_per_s" },
+		{ "roce_doctor_nic_increase_per_second", "The same growth per second.", "rate_per_s" },
 	};
 	size_t i, k;
 	json_t *port, *e;
