@@ -317,6 +317,12 @@ static void mlnx_qos_paste_of_ofed_4_2_reads_back(void)
 	CHECK(dcb.tc_tsa[6] == 0 /* strict */ && dcb.dcbx_known);
 	qos_chain_follow(&in, &c);
 	CHECK(c.prio == 3 && c.pfc == QOS_OFF);
+	{
+		char line[256];   /* docs/lossless.md quotes this line */
+		qos_chain_describe(&in, &c, line, sizeof(line));
+		CHECK_STR(line, "traffic class 106 (NCCL_IB_TC) -> DSCP 26 -> priority 3 (trust dscp, dscp map) -> PFC off, "
+				"ECN unknown");
+	}
 }
 
 static void mlnx_qos_reader_refuses_other_text(void)
