@@ -3,7 +3,7 @@
 # Options are listed per command as each command's --help shows them (tests/docs/docs_test.sh holds the two
 # together); check ids come from `roce-doctor check --list` and device names from `roce-doctor devices --brief`
 # under the --root/--from on the line, so neither can drift from the binary.
-_roce_doctor_commands="devices gid check nccl-env nccl topo snapshot compare explain serve bw lat"
+_roce_doctor_commands="devices gid check nccl-env nccl topo snapshot compare explain counters serve bw lat"
 _roce_doctor_common="--json --output --pretty --compact --verbose --help"
 # serve writes an event log, not a document: no --output, --pretty or --compact
 _roce_doctor_log="--json --verbose --help"
@@ -144,6 +144,7 @@ _roce_doctor_words_of()
 				-*) compgen -W "--with-check --list --family --root --from $_roce_doctor_quiet -" -- "$cur" ;;
 				*) compgen -f -- "$cur" ;;
 			esac ;;
+		counters) compgen -W "--interval --count --format $_roce_doctor_common $(_roce_doctor_devices)" -- "$cur" ;;
 		serve) compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --allow --secret-file \
 			$_roce_doctor_log" -- "$cur" ;;
 		bw) compgen -W "--op --bidir --size --sweep --iters --duration --qps --qps-sweep --tx-depth --inline --wait --expect-gbps \

@@ -108,11 +108,12 @@ complete -c $c -n '__roce_doctor_using -' -a topo -d 'GPU x NIC PCIe matrix, rai
 complete -c $c -n '__roce_doctor_using -' -a snapshot -d 'One JSON document of the host and its identity'
 complete -c $c -n '__roce_doctor_using -' -a compare -d "The nodes' snapshots side by side"
 complete -c $c -n '__roce_doctor_using -' -a explain -d "A failing job's log read back as causes and fixes"
+complete -c $c -n '__roce_doctor_using -' -a counters -d 'NIC counters that moved, by meaning'
 complete -c $c -n '__roce_doctor_using -' -a serve -d 'The other end of bw and lat'
 complete -c $c -n '__roce_doctor_using -' -a bw -d 'RDMA bandwidth to a serve'
 complete -c $c -n '__roce_doctor_using -' -a lat -d 'RDMA-write ping-pong latency to a serve'
 complete -c $c -n '__roce_doctor_using -' -a help -d 'Describe a command'
-complete -c $c -n '__roce_doctor_using help' -a 'devices gid check nccl-env nccl topo snapshot compare explain serve bw lat'
+complete -c $c -n '__roce_doctor_using help' -a 'devices gid check nccl-env nccl topo snapshot compare explain counters serve bw lat'
 complete -c $c -n '__roce_doctor_using -' -s V -l version -d 'Print program version'
 
 # options every command has
@@ -157,6 +158,11 @@ complete -c $c -n '__roce_doctor_using check nccl-env serve bw lat' -l secret-fi
 complete -c $c -n '__roce_doctor_using gid nccl-env nccl' -l nccl-version -x -d 'Advise for this NCCL version (X.Y.Z)'
 complete -c $c -n '__roce_doctor_using snapshot' -l json-lines -d 'Write the document on one line'
 complete -c $c -n '__roce_doctor_using compare' -F -a - -d 'Snapshot file, directory or - for stdin'
+
+# counters
+complete -c $c -n '__roce_doctor_using counters' -s i -l interval -x -d 'Seconds between readings'
+complete -c $c -n '__roce_doctor_using counters' -s n -l count -x -d 'Readings to report'
+complete -c $c -n '__roce_doctor_using counters' -l format -x -a 'text json prometheus' -d 'Output format'
 
 # explain
 complete -c $c -n '__roce_doctor_using explain' -F -a - -d 'Log file, or - for stdin'

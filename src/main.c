@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "serve", "The other end of bw and lat: one test at a time on TCP 18516", cmd_serve },
 	{ "bw", "RDMA bandwidth to a serve, data checked (ib_write_bw built in)", cmd_bw },
 	{ "lat", "RDMA-write ping-pong latency to a serve (ib_write_lat built in)", cmd_lat },
+	{ "counters", "NIC counters that moved, by meaning: loss, ECN, PFC, receiver buffers", cmd_counters },
 };
 
 static const struct command *find_command(const char *name)

@@ -8,6 +8,7 @@
 #include "cmd/commands.h"
 #include "cmd/perf_common.h"
 #include "cmd/report_format.h"
+#include "model/counter_meaning.h"
 #include "output/perf_machine.h"
 #include "output/render.h"
 
@@ -331,18 +332,29 @@ static double num(const json_t *obj, const char *key)
 }
 
 /* Under a size's row, the counters of this side's port that say something went wrong during it (rxe's
- * retransmits, a NIC's out_of_sequence or CNPs); plain traffic counters stay in the JSON. */
+ * retransmits, a NIC's out_of_sequence or CNPs), grouped by what they mean as counters groups them; plain
+ * traffic counters stay in the JSON. */
 static void print_trouble_counters(FILE *out, const json_t *counters)
 {
-	const char *name;
-	const json_t *v;
 	int shown = 0;
 
-	json_object_foreach((json_t *)counters, name, v) {
-		if (!hw_counter_is_trouble(name))
-			continue;
-		fprintf(out, "%s %s +%lld", shown++ ? "," : "           this port's hw counters:", name,
-			(long long)json_integer_value(v));
+	for (int g = COUNTER_PATH_LOSS; g < COUNTER_GROUPS; g++) {
+		const char *name;
+		const json_t *v;
+		int in_group = 0;
+
+		json_object_foreach((json_t *)counters, name, v) {
+			if ((int)counter_meaning_of(name)->group != g)
+				continue;
+			if (!shown++)
+				fprintf(out, "           this port's hw counters:");
+			if (in_group)
+				fprintf(out, ", %s +%lld", name, (long long)json_integer_value(v));
+			else
+				fprintf(out, "%s %s: %s +%lld", shown > 1 ? ";" : "", counter_group_title((enum counter_group)g),
+					name, (long long)json_integer_value(v));
+			in_group++;
+		}
 	}
 	if (shown)
 		fputc('\n', out);

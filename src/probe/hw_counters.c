@@ -63,3 +63,17 @@ int hw_counters_read(const struct rootfs *root, const char *dev, unsigned port, 
 		return 0;
 	return port_rc == -ENOENT ? dev_rc : port_rc;
 }
+
+int port_counters_read(const struct rootfs *root, const char *dev, unsigned port, struct hw_counter_set *out)
+{
+	char path[256];
+	int rc;
+
+	out->count = 0;
+	snprintf(path, sizeof(path), "sys/class/infiniband/%s/ports/%u/counters", dev, port);
+	rc = read_dir(root, out, "", path);
+	if (rc < 0)
+		return rc;
+	qsort(out->items, out->count, sizeof(out->items[0]), by_name);
+	return 0;
+}

@@ -11,4 +11,8 @@
  * one), -ENOENT when neither exists (a driver without hw_counters), -errno otherwise. */
 int hw_counters_read(const struct rootfs *root, const char *dev, unsigned port, struct hw_counter_set *out);
 
+/* sys/class/infiniband/DEV/ports/PORT/counters/ (the IB port counters every driver has: port_xmit_data,
+ * port_rcv_errors, link_downed ...), sorted by name. 0, or -errno of the directory. */
+int port_counters_read(const struct rootfs *root, const char *dev, unsigned port, struct hw_counter_set *out);
+
 #endif

@@ -15,7 +15,7 @@ outside() { # ALLOWED FILE...
 	# "../probe/x.h" and "src/probe/x.h" count as probe/x.h; <...> are the system's
 	for f in "$@"; do
 		sed -nE 's@^[[:space:]]*#[[:space:]]*include[[:space:]]*"(\.\./)*(src/)?([^"]*)".*@\3@p' "$f" |
-			grep -vE "^($allowed)/[^/]+\.h$" | sed "s@^@${f#"$src"/}: @"
+			grep -vE "^($allowed)/([^/]+/)*[^/]+\.h$" | sed "s@^@${f#"$src"/}: @"
 	done
 }
 
@@ -33,13 +33,13 @@ planted=$(outside 'model|core|output|util' "$tmp/a.c" | wc -l)
 [ "$planted" -eq 2 ] && judge "the checker finds planted includes (probe/, ../netcfg/) and nothing else" "" ||
 	judge "the checker finds planted includes (probe/, ../netcfg/) and nothing else" "found $planted of 2"
 
-shopt -s nullglob
+shopt -s nullglob globstar
 judge "src/model includes only model/ and util/ headers (no reader, core, output, proto or cmd)" \
-	"$(outside 'model|util' "$src"/src/model/*.[ch])"
+	"$(outside 'model|util' "$src"/src/model/**/*.[ch])"
 judge "src/core includes only model/, core/, output/ and util/ headers (no probe/, netcfg/, verbs/, proto/, cmd/)" \
-	"$(outside 'model|core|output|util' "$src"/src/core/*.[ch])"
+	"$(outside 'model|core|output|util' "$src"/src/core/**/*.[ch])"
 judge "src/output includes only model/, core/, output/ and util/ headers (no probe/, netcfg/, verbs/, proto/, cmd/)" \
-	"$(outside 'model|core|output|util' "$src"/src/output/*.[ch])"
+	"$(outside 'model|core|output|util' "$src"/src/output/**/*.[ch])"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -2,7 +2,7 @@
 /* Netlink replies as the kernel (or anything that answers on the socket) sends them, through the decoders
  * roce-doctor runs on them: RDMA netlink's PORT_GET dump (rdma_netlink_parse_ports), ethtool's LINKMODES_GET
  * reply (ethtool_link_modes_parse), and one rule's NFTA_RULE_EXPRESSIONS nest (nft_rule_summarize; the whole
- * nftables dump has its own harness, fuzz_nft). The first byte picks the decoder; the rest, copied to an
+ * nftables dump has its own harness, fuzz_nft), and dcbnl's IEEE_GET reply (dcb_parse_ieee). The first byte picks the decoder; the rest, copied to an
  * aligned buffer as a socket read would give it, is the reply. */
 #include <libmnl/libmnl.h>
 #include <linux/netfilter.h>
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "netcfg/dcb.h"
 #include "netcfg/ethtool_linkmodes.h"
 #include "netcfg/nft_attr.h"
 #include "netcfg/rdma_netlink.h"
@@ -49,6 +50,19 @@ static void rule_expressions(const void *buf, size_t len)
 	nft_rule_summarize(attr, families[((const uint8_t *)buf)[len - 1] % 5], &rule);
 }
 
+/* A decoded reply is whole or not at all: known with an error set, or a DSCP mapped to a priority past 7, is a bug. */
+static void dcb_ieee(const void *buf, size_t len)
+{
+	struct qos_dcb dcb;
+	int ret = dcb_parse_ieee(buf, len, &dcb);
+
+	if ((ret == 0) != dcb.known || (ret < 0 && dcb.error != ret))
+		abort();
+	for (unsigned d = 0; d < QOS_DSCPS; d++)
+		if ((dcb.dscp_mapped >> d & 1) && dcb.dscp_prio[d] >= QOS_PRIOS)
+			abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	void *buf;
@@ -59,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!buf)
 		return 0;
 	memcpy(buf, data + 1, size - 1);
-	switch (data[0] % 3) {
+	switch (data[0] % 4) {
 	case 0:
 		rdma_ports(buf, size - 1);
 		break;
@@ -68,6 +82,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 2:
 		rule_expressions(buf, size - 1);
+		break;
+	case 3:
+		dcb_ieee(buf, size - 1);
 		break;
 	}
 	free(buf);

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The lossless chain of one RoCE port: from the traffic class NCCL's QPs carry to the priority their packets
+ * travel on, and whether that priority is lossless (PFC) or congestion-controlled (ECN). A pure function. */
+#ifndef ROCE_DOCTOR_CORE_QOS_CHAIN_H
+#define ROCE_DOCTOR_CORE_QOS_CHAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/qos.h"
+
+struct qos_port_input {
+	const struct qos_dcb *dcb;
+	int forced_tc;               /* the port's forced traffic class (tc/N/traffic_class); -1 none */
+	const char *nccl_tc;         /* NCCL_IB_TC as NCCL reads it; NULL unset (NCCL's default, 0) */
+	const char *nccl_sl;         /* NCCL_IB_SL; NULL unset (0) */
+	bool vlan;                   /* the RoCE netdev is a VLAN (its frames carry a PCP) */
+	enum qos_tristate ecn[QOS_PRIOS];   /* ECN (DCQCN reaction point) per priority */
+};
+
+struct qos_chain {
+	int tc;                      /* the traffic class the packets carry; -1 when NCCL_IB_TC is not a number */
+	const char *tc_from;         /* "NCCL_IB_TC", "forced", "default" */
+	unsigned dscp;               /* tc >> 2 */
+	bool prio_known;
+	unsigned prio;
+	const char *prio_from;       /* "dscp map", "default dscp map", "pcp (VLAN, NCCL_IB_SL)", "untagged" */
+	enum qos_tristate pfc;       /* PFC on that priority */
+	enum qos_tristate ecn;
+};
+
+/* Follows the chain; never fails: what is not known stays unknown in the result. */
+void qos_chain_follow(const struct qos_port_input *in, struct qos_chain *out);
+
+/* The chain in one line for people, step by step ("traffic class 0 (NCCL_IB_TC unset) -> DSCP 0 -> ..."). */
+void qos_chain_describe(const struct qos_port_input *in, const struct qos_chain *c, char *buf, size_t len);
+
+/* The NCCL_IB_TC that lands on priority prio under this port's settings (DSCP's six bits then ECT(0), as
+ * NCCL_IB_TC=106 for DSCP 26); -1 when no DSCP reaches it (trust pcp, or nothing mapped to it). */
+int qos_tc_for_priority(const struct qos_dcb *dcb, unsigned prio);
+
+/* The lowest PFC-enabled priority, -1 when none. */
+int qos_lossless_priority(const struct qos_dcb *dcb);
+
+#endif

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The lossless audit per RoCE port. NCCL_IB_TC defaults to 0, so on the usual NIC setup (trust dscp, PFC on
+ * priority 3) NCCL's packets ride priority 0, lossy, unless NCCL_IB_TC=106 (DSCP 26, ECT) is set or the port
+ * forces a class: that is the finding this file exists for. */
+#include "core/qos/checks_qos.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/qos/chain.h"
+
+static void input_of(const struct qos_port *p, const struct qos_job *job, struct qos_port_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->dcb = &p->dcb;
+	in->forced_tc = p->forced_tc;
+	in->nccl_tc = job->tc;
+	in->nccl_sl = job->sl;
+	in->vlan = p->vlan;
+	memcpy(in->ecn, p->ecn, sizeof(in->ecn));
+}
+
+static void subject_of(const struct qos_port *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%u", p->device, p->port);
+}
+
+/* The NIC's side of the fix, in both tools people have: iproute2's dcb and MLNX_OFED's mlnx_qos. */
+static void nic_fix(char *buf, size_t len, const char *netdev, unsigned prio)
+{
+	char pfc[32];
+
+	for (unsigned i = 0; i < QOS_PRIOS; i++)
+		snprintf(pfc + 2 * i, sizeof(pfc) - 2 * i, "%c,", i == prio ? '1' : '0');
+	pfc[15] = '\0';
+	snprintf(buf, len,
+		 "dcb pfc set dev %s prio-pfc %u:on            # iproute2; or, with MLNX_OFED:\n"
+		 "mlnx_qos -i %s --pfc %s --trust dscp\n"
+		 "# and PFC on priority %u on the switch port",
+		 netdev, prio, netdev, pfc, prio);
+}
+
+static void lossless(const struct qos_port *p, const struct qos_job *job, struct findings *out)
+{
+	struct qos_port_input in;
+	struct qos_chain c;
+	char subject[96], chain[320], fix[512];
+	int lossless_prio, tc;
+
+	subject_of(p, subject, sizeof(subject));
+	if (!p->dcb.known) {
+		finding_add(out, "qos.lossless", SEVERITY_INFO, subject, NULL,
+			    "%s: no DCB settings (%s): the lossless chain cannot be followed; a NIC without DCB (as "
+			    "Soft-RoCE's netdev) has no PFC, so RoCE there relies on retransmits",
+			    p->netdev, p->dcb.error == -EOPNOTSUPP ? "the driver has no dcbnl" : "dcbnl did not answer");
+		return;
+	}
+	input_of(p, job, &in);
+	qos_chain_follow(&in, &c);
+	qos_chain_describe(&in, &c, chain, sizeof(chain));
+	if (c.tc < 0) {
+		finding_add(out, "qos.lossless", SEVERITY_WARN, subject, "export NCCL_IB_TC=106   # DSCP 26, ECT(0)",
+			    "%s (%s): NCCL cannot put it in the packets", chain, job->tc_source ? job->tc_source : "environment");
+		return;
+	}
+	if (!c.prio_known) {
+		finding_add(out, "qos.lossless", SEVERITY_INFO, subject, NULL, "%s", chain);
+		return;
+	}
+	if (c.pfc == QOS_ON) {
+		finding_add(out, "qos.lossless", SEVERITY_OK, subject, NULL, "%s: lossless", chain);
+		return;
+	}
+	if (c.ecn == QOS_ON) {
+		finding_add(out, "qos.lossless", SEVERITY_OK, subject, NULL,
+			    "%s: lossy RoCE with congestion control (ECN/DCQCN)", chain);
+		return;
+	}
+	/* Neither: say where the traffic should go and both ways to get it there. */
+	lossless_prio = qos_lossless_priority(&p->dcb);
+	tc = lossless_prio >= 0 ? qos_tc_for_priority(&p->dcb, (unsigned)lossless_prio) : -1;
+	if (lossless_prio >= 0 && tc >= 0 && p->forced_tc < 0) {
+		snprintf(fix, sizeof(fix),
+			 "export NCCL_IB_TC=%d   # in the job's environment (sbatch script, pod spec): DSCP %d -> "
+			 "priority %d, PFC on", tc, tc >> 2, lossless_prio);
+		finding_add(out, "qos.lossless", SEVERITY_WARN, subject, fix,
+			    "%s: NCCL's RoCE traffic rides a lossy priority without ECN, while priority %d is lossless; "
+			    "drops there end in 'transport retry counter exceeded'", chain, lossless_prio);
+		return;
+	}
+	if (lossless_prio >= 0 && p->dcb.trust == QOS_TRUST_PCP && !p->vlan) {
+		snprintf(fix, sizeof(fix),
+			 "dcb app add dev %s dscp-prio 26:%d   # mlx5: the first DSCP entry turns trust dscp on; or:\n"
+			 "mlnx_qos -i %s --trust dscp\n"
+			 "export NCCL_IB_TC=106   # in the job's environment: DSCP 26",
+			 p->netdev, lossless_prio, p->netdev);
+		finding_add(out, "qos.lossless", SEVERITY_WARN, subject, fix,
+			    "%s: with trust pcp and no VLAN every RoCE frame is untagged and lands on priority 0; "
+			    "PFC is on priority %d", chain, lossless_prio);
+		return;
+	}
+	nic_fix(fix, sizeof(fix), p->netdev, c.prio);
+	if (c.prio != 3 || !job->tc) {
+		char more[160];
+		snprintf(more, sizeof(more), "\nexport NCCL_IB_TC=106   # in the job's environment: DSCP 26, priority 3 "
+			 "by the default map; then make 3 lossless instead");
+		strncat(fix, more, sizeof(fix) - strlen(fix) - 1);
+	}
+	finding_add(out, "qos.lossless", SEVERITY_WARN, subject, fix,
+		    "%s: NCCL's RoCE traffic is neither lossless (PFC) nor congestion-controlled (ECN)", chain);
+}
+
+/* PFC on a priority that no DSCP reaches under trust dscp: the lossless queue stands empty while RoCE rides
+ * another. */
+static void pfc_unmapped(const struct qos_port *p, struct findings *out)
+{
+	char subject[96];
+
+	if (!p->dcb.known || !p->dcb.pfc_known || p->dcb.trust != QOS_TRUST_DSCP)
+		return;
+	subject_of(p, subject, sizeof(subject));
+	for (unsigned prio = 0; prio < QOS_PRIOS; prio++) {
+		char fix[160];
+		if (!(p->dcb.pfc_enabled >> prio & 1) || qos_tc_for_priority(&p->dcb, prio) >= 0)
+			continue;
+		snprintf(fix, sizeof(fix), "dcb app add dev %s dscp-prio 26:%u   # or: mlnx_qos -i %s --dscp2prio set,26,%u",
+			 p->netdev, prio, p->netdev, prio);
+		finding_add(out, "qos.pfc_unmapped", SEVERITY_WARN, subject, fix,
+			    "%s: PFC is on priority %u but no DSCP maps to it (trust dscp)", p->netdev, prio);
+	}
+}
+
+static void trust_pcp_untagged(const struct qos_port *p, struct findings *out)
+{
+	char subject[96], fix[256];
+	int prio;
+
+	if (!p->dcb.known || p->dcb.trust != QOS_TRUST_PCP || p->vlan)
+		return;
+	prio = qos_lossless_priority(&p->dcb);
+	if (prio <= 0)
+		return;   /* PFC off, or on priority 0 itself: untagged frames are where it is */
+	subject_of(p, subject, sizeof(subject));
+	snprintf(fix, sizeof(fix), "mlnx_qos -i %s --trust dscp   # or: dcb app add dev %s dscp-prio 26:%d", p->netdev,
+		 p->netdev, prio);
+	finding_add(out, "qos.trust_pcp_untagged", SEVERITY_WARN, subject, fix,
+		    "%s trusts PCP but carries no VLAN: its RoCE frames have no PCP and land on priority 0, not the "
+		    "lossless %d", p->netdev, prio);
+}
+
+static void tc_forced(const struct qos_port *p, const struct qos_job *job, struct findings *out)
+{
+	char subject[96], fix[200];
+
+	if (p->forced_tc < 0 || !job->tc)
+		return;
+	if (strtol(job->tc, NULL, 0) == p->forced_tc)
+		return;
+	subject_of(p, subject, sizeof(subject));
+	snprintf(fix, sizeof(fix), "unset NCCL_IB_TC   # in the job's launcher (%s): the port's class %d wins anyway",
+		 job->tc_source ? job->tc_source : "environment", p->forced_tc);
+	finding_add(out, "qos.tc_forced", SEVERITY_INFO, subject, fix,
+		    "%s forces traffic class %d (tc/%u/traffic_class); NCCL_IB_TC=%s is not what the packets carry",
+		    p->device, p->forced_tc, p->port, job->tc);
+}
+
+void check_qos(const struct qos_host *q, const struct qos_job *job, struct findings *out)
+{
+	for (size_t i = 0; q && i < q->count; i++) {
+		lossless(&q->ports[i], job, out);
+		pfc_unmapped(&q->ports[i], out);
+		trust_pcp_untagged(&q->ports[i], out);
+		tc_forced(&q->ports[i], job, out);
+	}
+}

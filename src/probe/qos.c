@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The lossless chain's probe. dcbnl answers only about the running host; a replayed tree carries what
+ * capture-host saved of `mlnx_qos -i IF` instead, read by the same reader a paste goes through. */
+#include "probe/qos.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/qos_mlnx_text.h"
+#include "netcfg/dcb.h"
+
+/* MLNX_OFED's tc/N/traffic_class reads back as the number, or as "Global tclass=N" in some releases. */
+static int forced_class(const struct rootfs *root, const char *dev, unsigned port)
+{
+	char text[64], *p, *end;
+	long v;
+
+	if (rootfs_read(root, text, sizeof(text), "sys/class/infiniband/%s/tc/%u/traffic_class", dev, port) <= 0)
+		return -1;
+	p = strchr(text, '=') ? strchr(text, '=') + 1 : text;
+	v = strtol(p, &end, 0);
+	return end != p && v >= 0 && v <= 255 ? (int)v : -1;
+}
+
+static void ecn_per_priority(const struct rootfs *root, const char *netdev, enum qos_tristate ecn[QOS_PRIOS])
+{
+	for (unsigned p = 0; p < QOS_PRIOS; p++) {
+		char text[8];
+
+		ecn[p] = QOS_UNKNOWN;
+		if (rootfs_read(root, text, sizeof(text), "sys/class/net/%s/ecn/roce_rp/enable/%u", netdev, p) > 0)
+			ecn[p] = text[0] == '1' ? QOS_ON : text[0] == '0' ? QOS_OFF : QOS_UNKNOWN;
+	}
+}
+
+static bool is_vlan(const struct rootfs *root, const char *netdev)
+{
+	char text[512];
+
+	return rootfs_read(root, text, sizeof(text), "sys/class/net/%s/uevent", netdev) > 0 &&
+	       strstr(text, "DEVTYPE=vlan") != NULL;
+}
+
+static void dcb_from_capture(const struct rootfs *root, const char *netdev, struct qos_dcb *dcb)
+{
+	struct mlnx_qos_reader r;
+	char path[256], real[4096], buf[4096];
+	FILE *f;
+	int fd;
+
+	memset(dcb, 0, sizeof(*dcb));
+	dcb->error = -ENOENT;
+	snprintf(path, sizeof(path), "%s/mlnx_qos-%s.txt", QOS_CAPTURE_DIR, netdev);
+	fd = rootfs_open_file(root, path, real, sizeof(real));
+	if (fd < 0)
+		return;
+	if (rootfs_regular_file(fd) < 0 || !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return;
+	}
+	mlnx_qos_begin(&r);
+	/* A line longer than the buffer is no mlnx_qos line; its pieces are refused by the reader. */
+	for (int lines = 0; lines < 4096 && fgets(buf, sizeof(buf), f); lines++) {
+		buf[strcspn(buf, "\n")] = '\0';
+		mlnx_qos_line(&r, buf);
+	}
+	fclose(f);
+	if (!mlnx_qos_finish(&r, dcb)) {
+		memset(dcb, 0, sizeof(*dcb));
+		dcb->error = -EBADMSG;
+	}
+}
+
+int qos_probe(const struct rootfs *root, const struct host *host, struct qos_host *out)
+{
+	out->ports = NULL;
+	out->count = 0;
+	for (size_t d = 0; d < host->device_count; d++) {
+		const struct rdma_device *dev = &host->devices[d];
+
+		for (size_t i = 0; i < dev->port_count; i++) {
+			const struct rdma_port *p = &dev->ports[i];
+			struct qos_port *q;
+
+			if (p->link_layer != LINK_LAYER_ETHERNET || !p->netdev[0] || out->count >= QOS_PORTS_MAX)
+				continue;
+			if (!out->ports && !(out->ports = calloc(QOS_PORTS_MAX, sizeof(*out->ports))))
+				return -ENOMEM;
+			q = &out->ports[out->count++];
+			memset(q, 0, sizeof(*q));
+			snprintf(q->device, sizeof(q->device), "%s", dev->name);
+			q->port = p->num;
+			snprintf(q->netdev, sizeof(q->netdev), "%s", p->netdev);
+			q->forced_tc = forced_class(root, dev->name, p->num);
+			q->default_roce_tos = -1;
+			q->vlan = is_vlan(root, p->netdev);
+			ecn_per_priority(root, p->netdev, q->ecn);
+			if (root->live)
+				dcb_query(p->netdev, &q->dcb);
+			else
+				dcb_from_capture(root, p->netdev, &q->dcb);
+		}
+	}
+	return 0;
+}
