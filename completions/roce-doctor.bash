@@ -144,7 +144,7 @@ _roce_doctor_words_of()
 				-*) compgen -W "--with-check --list --family --root --from $_roce_doctor_quiet -" -- "$cur" ;;
 				*) compgen -f -- "$cur" ;;
 			esac ;;
-		counters) compgen -W "--interval --count --format $_roce_doctor_common $(_roce_doctor_devices)" -- "$cur" ;;
+		counters) compgen -W "--interval --count --format --root $_roce_doctor_common $(_roce_doctor_devices)" -- "$cur" ;;
 		serve) compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --allow --secret-file \
 			$_roce_doctor_log" -- "$cur" ;;
 		bw) compgen -W "--op --bidir --size --sweep --iters --duration --qps --qps-sweep --tx-depth --inline --wait --expect-gbps \
