@@ -22,6 +22,7 @@
 #include "probe/modules.h"
 #include "probe/nccl_conf.h"
 #include "probe/nccl_libs.h"
+#include "probe/qos.h"
 #include "probe/pci_topology.h"
 #include "probe/proc_environ.h"
 #include "probe/sysctl_arp.h"
@@ -165,6 +166,15 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 	if ((wants(wanted, "gpu.rails") || wants(wanted, "gpu.nic_distance") || wants(wanted, "gpu.acs") ||
 	     wants(wanted, "gpu.pcie_link")) && pci_topology_read(&root, &p->pci, notes) == 0)
 		in->pci = &p->pci;
+	if (wants(wanted, "qos.lossless") || wants(wanted, "qos.pfc_unmapped") || wants(wanted, "qos.trust_pcp_untagged") ||
+	    wants(wanted, "qos.tc_forced")) {
+		if (qos_probe(&root, host, &p->qos) < 0) {
+			ret = -ENOMEM;
+			snprintf(why, why_size, "out of memory");
+			goto out;
+		}
+		in->qos = &p->qos;
+	}
 	/* NCCL settings always: NCCL_IB_HCA selects the ports every check looks at. */
 	if (!root.live)
 		replayed_environ(p, &root);
@@ -226,6 +236,7 @@ void check_probe_free(struct check_probe *p)
 	gpu_list_free(&p->gpus);
 	pci_topology_free(&p->pci);
 	nccl_conf_free(&p->nccl);
+	qos_host_free(&p->qos);
 	free(p->environ_buf);
 }
 

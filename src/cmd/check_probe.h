@@ -28,6 +28,7 @@ struct check_probe {
 	struct gpudirect_info gpudirect;
 	struct pci_topology pci;
 	struct nccl_conf nccl;
+	struct qos_host qos;
 	struct nccl_if_list hca;
 	char *environ_buf;           /* under --root: <root>/proc/self/environ */
 	char *envp[CHECK_ENV_MAX + 1];

@@ -33,6 +33,11 @@ const struct check_id check_catalog[] = {
 	{ "gid.env", "NCCL_IB_GID_INDEX as NCCL will see it, against each Ethernet port's GID table; unset, what each "
 	  "NCCL version on the node will pick" },
 	{ "net.same_subnet", "selected netdevs sharing a subnet: arp_ignore/arp_announce, or ip rules per source" },
+	{ "qos.lossless", "each RoCE port NCCL uses: NCCL_IB_TC (or the port's forced class) -> DSCP -> priority by the "
+	  "trust mode and DSCP map -> PFC or ECN on it (dcbnl live; a captured mlnx_qos -i under --root)" },
+	{ "qos.pfc_unmapped", "trust dscp: a PFC-enabled priority that no DSCP maps to" },
+	{ "qos.trust_pcp_untagged", "trust pcp on a netdev without VLAN, PFC on a priority above 0: untagged frames land on 0" },
+	{ "qos.tc_forced", "the port forces a traffic class (tc/PORT/traffic_class) and NCCL_IB_TC asks another" },
 	{ "nccl.ib_hca", "NCCL_IB_HCA, matched as NCCL does, against the HCAs here" },
 	{ "nccl.socket_ifname", "NCCL_SOCKET_IFNAME, when set, against the netdevs that are up with an address" },
 	{ "nccl.ib_disable", "NCCL_IB_DISABLE, when set, against the usable RoCE ports" },

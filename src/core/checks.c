@@ -18,4 +18,5 @@ void checks_run(const struct check_input *in, struct findings *out)
 	check_gids(in, out);
 	check_same_subnet(in, out);
 	check_nccl(in, out);
+	check_lossless(in, out);
 }

@@ -15,6 +15,7 @@
 #include "model/modules.h"
 #include "model/nccl.h"
 #include "model/nccl_match.h"
+#include "model/qos.h"
 #include "model/net.h"
 #include "model/system.h"
 #include "model/user.h"
@@ -54,6 +55,7 @@ struct check_input {
 	const struct nccl_conf *nccl;
 	char port_range[32];                   /* net.ipv4.ip_local_port_range as "32768-60999"; empty: unknown */
 	const struct nccl_libs *nccl_libs;     /* the NCCL libraries on the node; NULL: not looked for */
+	const struct qos_host *qos;            /* each RoCE port's lossless chain; NULL: not read */
 };
 
 /* Every check, in report order. */
@@ -70,6 +72,7 @@ void check_memlock(const struct check_input *in, struct findings *out);   /* mem
 void check_firewall(const struct check_input *in, struct findings *out);  /* firewall.* */
 void check_same_subnet(const struct check_input *in, struct findings *out);  /* net.same_subnet */
 void check_nccl(const struct check_input *in, struct findings *out);      /* nccl.* */
+void check_lossless(const struct check_input *in, struct findings *out);  /* qos.*: core/checks_qos_ports.c */
 void check_nccl_net_plugin(const struct check_input *in, struct findings *out);   /* nccl.net_plugin (nccl too) */
 void check_gpu_topology(const struct check_input *in, struct findings *out);
 void check_gpudirect(const struct check_input *in, struct findings *out);      /* gpu.peermem: peer memory or dma-buf */   /* gpu.rails, gpu.acs, ... */

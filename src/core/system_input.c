@@ -101,6 +101,10 @@ int system_from_check_input(const struct check_input *in, char *const *envp, str
 	}
 	if ((out->gpudirect_read = in->gpudirect != NULL))
 		out->gpudirect = *in->gpudirect;
+	if ((out->qos_read = in->qos != NULL)) {
+		out->qos.count = in->qos->count;
+		out->qos.ports = copy_array(in->qos->ports, in->qos->count, sizeof(*in->qos->ports), &ok);
+	}
 	if ((out->pci_read = in->pci != NULL)) {
 		out->pci = *in->pci;
 		out->pci.functions = copy_array(in->pci->functions, in->pci->count, sizeof(*in->pci->functions), &ok);
@@ -146,6 +150,7 @@ void system_to_check_input(const struct system_state *s, struct nccl_if_list *hc
 	in->gpus = s->gpus_read ? &s->gpus : NULL;
 	in->gpudirect = s->gpudirect_read ? &s->gpudirect : NULL;
 	in->pci = s->pci_read ? &s->pci : NULL;
+	in->qos = s->qos_read ? &s->qos : NULL;
 	in->nccl = s->nccl_read ? &s->nccl : NULL;
 	in->reg = s->reg_read ? &s->reg : NULL;
 	in->nccl_libs = s->nccl_libs_read ? &s->nccl_libs : NULL;

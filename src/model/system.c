@@ -26,6 +26,7 @@ void system_free(struct system_state *s)
 	free(s->nccl.items);
 	free(s->nccl.not_read);
 	nccl_libs_free(&s->nccl_libs);
+	qos_host_free(&s->qos);
 	free(s->env);
 	notes_free(&s->warnings);
 	memset(s, 0, sizeof(*s));

@@ -18,6 +18,7 @@
 #include "model/nccl.h"
 #include "model/nccl_libs.h"
 #include "model/pci.h"
+#include "model/qos.h"
 #include "model/net.h"
 #include "model/user.h"
 #include "model/uverbs.h"
@@ -81,6 +82,8 @@ struct system_state {
 	struct gpudirect_info gpudirect;
 	bool pci_read;                     /* the GPUs' and NICs' PCIe placement (gpu.rails, gpu.acs, ...) */
 	struct pci_topology pci;
+	bool qos_read;                     /* each RoCE port's lossless chain: DCB, forced class, ECN, VLAN */
+	struct qos_host qos;
 	bool nccl_read;                    /* always read by check: NCCL_IB_HCA selects the ports */
 	struct nccl_conf nccl;
 	bool nccl_libs_read;               /* the NCCL libraries a job could load (roce-doctor nccl) */

@@ -19,6 +19,7 @@
 #include "model/json_io.h"
 #include "model/nccl_libs_json.h"
 #include "model/pci_json.h"
+#include "model/qos_json.h"
 
 #define ERRNO_MAX 4095               /* the kernel's -errno range */
 #define ADDRESS_TEXT_MAX 64
@@ -524,6 +525,7 @@ json_t *system_to_json(const struct system_state *s)
 			     put(doc, "arp", arp_to_json(s)) && put(doc, "ip_rules", ip_rules_to_json(s)) &&
 			     put(doc, "gpus", gpus_to_json(s)) && put(doc, "gpudirect", gpudirect_to_json(s)) &&
 			     put(doc, "pci", s->pci_read ? pci_topology_to_json(&s->pci) : json_null()) &&
+			     put(doc, "qos", s->qos_read ? qos_host_to_json(&s->qos) : json_null()) &&
 			     put(doc, "nccl", nccl_to_json(s)) &&
 			     put(doc, "nccl_libs", nccl_libs_to_json(&s->nccl_libs, s->nccl_libs_read)) &&
 			     put(doc, "environment", env_to_json(s)) && put(doc, "register_probe", register_to_json(s)) &&
@@ -1441,6 +1443,21 @@ static int read_gpudirect(struct reader *r, const struct jnode *doc, struct syst
 	return ret;
 }
 
+/* Absent in the snapshots of a roce-doctor before it, as pci: not read. */
+static int read_qos(struct reader *r, const struct jnode *doc, struct system_state *s)
+{
+	size_t mark = path_member(r, "qos");
+	const struct jnode *v = jnode_object_get(doc, "qos");
+	int ret = 0;
+
+	if (v && !jnode_is_null(v)) {
+		s->qos_read = true;
+		ret = qos_host_from_json(r, v, &s->qos);
+	}
+	path_leave(r, mark);
+	return ret;
+}
+
 /* Absent in the snapshots of a roce-doctor before it: read as null (not read), so they still answer. */
 static int read_pci(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
@@ -1584,7 +1601,7 @@ static int read_register(struct reader *r, const struct jnode *doc, struct syste
 static const char *const system_members[] = { "schema", "live", "user", "container", "modules", "uverbs",
 					      "verbs_providers",
 					      "memlock_rlimit", "pam_limits", "systemd", "firewall_procs", "nftables",
-					      "ip_local_port_range", "arp", "ip_rules", "gpus", "gpudirect", "pci", "nccl", "nccl_libs", "environment",
+					      "ip_local_port_range", "arp", "ip_rules", "gpus", "gpudirect", "pci", "qos", "nccl", "nccl_libs", "environment",
 					      "register_probe", "warnings" };
 
 static int read_system(struct reader *r, const struct jnode *doc, struct system_state *s)
@@ -1631,6 +1648,8 @@ static int read_system(struct reader *r, const struct jnode *doc, struct system_
 		ret = read_gpudirect(r, doc, s);
 	if (ret == 0)
 		ret = read_pci(r, doc, s);
+	if (ret == 0)
+		ret = read_qos(r, doc, s);
 	if (ret == 0)
 		ret = read_nccl(r, doc, s);
 	if (ret == 0)

@@ -79,7 +79,7 @@ for id in $documented; do grep -qF -- "\"$id\"" "$src"/src/core/*.c || unknown="
 [ -z "$unknown" ] && ok "every id in README's Checks section is a string in src/core" ||
 	not_ok "README's Checks section documents ids src/core does not have:$unknown"
 undocumented=""
-for id in $(grep -ohE 'finding_add\(out, "[a-z0-9_]+\.[a-z0-9_]+"' "$src"/src/core/*.c | sed -E 's/.*"(.*)"/\1/' | sort -u); do
+for id in $(grep -rohE --include='*.c' 'finding_add\(out, "[a-z0-9_]+\.[a-z0-9_]+"' "$src"/src/core | sed -E 's/.*"(.*)"/\1/' | sort -u); do
 	grep -qx -- "$id" <<< "$documented" || undocumented="$undocumented $id"
 done
 [ -z "$undocumented" ] && ok "every id src/core adds is in README's Checks section" ||
@@ -89,7 +89,7 @@ done
 # adds, which are exactly README's: an id missing from the catalog could not be selected, an extra one would
 # be accepted by --only and never emitted.
 catalog=$("$rd" check --list 2> /dev/null | awk 'NR > 1 { print $1 }' | sort -u)
-code_ids=$(grep -ohE 'finding_add\(out, "[a-z0-9_]+\.[a-z0-9_]+"' "$src"/src/core/*.c | sed -E 's/.*"(.*)"/\1/' | sort -u)
+code_ids=$(grep -rohE --include='*.c' 'finding_add\(out, "[a-z0-9_]+\.[a-z0-9_]+"' "$src"/src/core | sed -E 's/.*"(.*)"/\1/' | sort -u)
 if [ -z "$catalog" ]; then not_ok "check --list lists no ids"
 elif [ "$catalog" = "$code_ids" ] && [ "$catalog" = "$documented" ]; then ok "check --list, src/core and README hold the same ids"
 else not_ok "check --list differs: not in src/core:$(comm -23 <(echo "$catalog") <(echo "$code_ids") | tr '\n' ' ') not in the catalog:$(comm -13 <(echo "$catalog") <(echo "$code_ids") | tr '\n' ' ') not in README:$(comm -23 <(echo "$catalog") <(echo "$documented") | tr '\n' ' ')"

@@ -51,10 +51,19 @@ static void lossless(const struct qos_port *p, const struct qos_job *job, struct
 
 	subject_of(p, subject, sizeof(subject));
 	if (!p->dcb.known) {
-		finding_add(out, "qos.lossless", SEVERITY_INFO, subject, NULL,
-			    "%s: no DCB settings (%s): the lossless chain cannot be followed; a NIC without DCB (as "
-			    "Soft-RoCE's netdev) has no PFC, so RoCE there relies on retransmits",
-			    p->netdev, p->dcb.error == -EOPNOTSUPP ? "the driver has no dcbnl" : "dcbnl did not answer");
+		/* Not captured (a --root tree without mlnx_qos text): nothing is known, so nothing is said. A driver
+		 * without dcbnl has no PFC to audit, said as such: ok, since no setting on the host would change it. */
+		if (p->dcb.error == -ENOENT)
+			return;
+		if (p->dcb.error == -EOPNOTSUPP)
+			finding_add(out, "qos.lossless", SEVERITY_OK, subject, NULL,
+				    "%s: no DCB, the driver has no dcbnl (as Soft-RoCE's netdev): no PFC or ECN to audit; "
+				    "RoCE there relies on retransmits", p->netdev);
+		else
+			finding_add(out, "qos.lossless", SEVERITY_INFO, subject, NULL,
+				    "%s: the DCB settings could not be read (%s): the lossless chain cannot be followed",
+				    p->netdev, p->dcb.error == -EBADMSG ? "not mlnx_qos -i text, or a reply cut short"
+									: strerror(-p->dcb.error));
 		return;
 	}
 	input_of(p, job, &in);

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# check's lossless audit (qos.*) on the qos-* fixtures and copies of them changed one link at a time: NCCL_IB_TC
+# unset, PFC on another priority, no PFC at all, an unreadable capture; the same answer from a snapshot.
+#   qos_test.sh ROCE_DOCTOR FIXTURES
+set -u
+BIN=$1 FIXTURES=$2
+src=$(cd "$(dirname "$0")/../.." && pwd)
+. "$src/tests/lib/tap.sh"
+
+expect "trust dscp, PFC on 3, NCCL_IB_TC=106: lossless" 0 \
+	'OK +qos\.lossless +mlx5_0/1: traffic class 106 \(NCCL_IB_TC\) -> DSCP 26 -> priority 3 \(trust dscp, dscp map\) -> PFC on' \
+	-- --root "$FIXTURES/qos-dscp-pfc3" check -v --only qos
+
+copy() { rm -rf "$scratch/t"; cp -a "$FIXTURES/$1" "$scratch/t"; }
+cap=var/lib/roce-doctor/capture
+
+copy qos-dscp-pfc3
+printf 'HOME=/root\0' > "$scratch/t/proc/self/environ"
+expect "NCCL_IB_TC unset: priority 0 is lossy, warn" 1 'WARN +qos\.lossless +mlx5_0/1: traffic class 0 \(NCCL_IB_TC unset\) -> DSCP 0 -> priority 0' \
+	-- --root "$scratch/t" check --only qos
+grep -qE '^ +fix: export NCCL_IB_TC=106 ' "$out"; result "... fixed by NCCL_IB_TC=106 in the job" $?
+
+copy qos-dscp-pfc3
+sed -i 's/^enabled .*/enabled 0 0 0 0 1 0 0 0/' "$scratch/t/$cap"/mlnx_qos-*.txt
+expect "PFC on 4 while DSCP 26 maps to 3: warn" 1 'priority 4 is lossless' -- --root "$scratch/t" check --only qos
+grep -qE '^ +fix: export NCCL_IB_TC=130 ' "$out"; result "... fixed by the NCCL_IB_TC whose DSCP maps to 4 (130)" $?
+
+copy qos-dscp-pfc3
+sed -i 's/^enabled .*/enabled 0 0 0 0 0 0 0 0/' "$scratch/t/$cap"/mlnx_qos-*.txt
+expect "no PFC and no ECN: warn, neither lossless nor congestion-controlled" 1 'neither lossless \(PFC\) nor congestion-controlled' \
+	-- --root "$scratch/t" check --only qos
+grep -qF 'dcb pfc set dev ens19f0np0 prio-pfc 3:on' "$out" && grep -qF 'mlnx_qos -i ens19f0np0 --pfc 0,0,0,1,0,0,0,0 --trust dscp' "$out"
+result "... with both NIC fixes, dcb and mlnx_qos" $?
+
+expect "trust pcp without a VLAN: both findings" 1 'WARN +qos\.trust_pcp_untagged +mlx5_0/1' \
+	-- --root "$FIXTURES/qos-pcp-untagged" check --only qos
+grep -q 'untagged and lands on priority 0' "$out"; result "... and the chain says priority 0, untagged" $?
+
+copy qos-dscp-pfc3
+echo 'this is not mlnx_qos output' > "$scratch/t/$cap/mlnx_qos-ens19f0np0.txt"
+expect "a capture that is not mlnx_qos text: info, said" 0 'INFO +qos\.lossless +mlx5_0/1: ens19f0np0: the DCB settings could not be read' \
+	-- --root "$scratch/t" check -v --only qos
+
+expect "no capture in the tree: nothing said" 0 '.' -- --root "$FIXTURES/cx6lx-2port" check -v --only qos
+! grep -q 'qos\.' "$out"; result "... no qos finding at all" $?
+
+# the same answer from a snapshot
+run --root "$FIXTURES/qos-pcp-untagged" snapshot --output "$scratch/s.json"
+live=$("$BIN" --root "$FIXTURES/qos-pcp-untagged" --json check --only qos | python3 -c 'import json,sys; print(sorted((f["id"], f["subject"], f["severity"], f["message"]) for f in json.load(sys.stdin)["findings"]))')
+from=$("$BIN" --from "$scratch/s.json" --json check --only qos | python3 -c 'import json,sys; print(sorted((f["id"], f["subject"], f["severity"], f["message"]) for f in json.load(sys.stdin)["findings"]))')
+[ -n "$live" ] && [ "$live" = "$from" ]; result "check --from a snapshot gives the same qos findings as --root" $?
+python3 - "$scratch/s.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["system"]["qos"]["ports"][0]
+assert p["dcb"]["trust"] == "pcp" and p["dcb"]["pfc"] == [0, 0, 0, 1, 0, 0, 0, 0] and p["dcb"]["trust_source"] == "mlnx_qos", p
+PY
+result "the snapshot carries each port's DCB settings" $?
+
+# a snapshot whose qos member is malformed: one line naming the member
+python3 - "$scratch/s.json" > "$scratch/bad.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["system"]["qos"]["ports"][0]["dcb"]["pfc"] = [0, 0, 0, 1]
+print(json.dumps(d))
+PY
+bad "a snapshot with a short PFC list: one line naming it" 3 'qos\.ports\[0\]\.dcb\.pfc: expected 8 values' -- --from "$scratch/bad.json" check
+tap_end
