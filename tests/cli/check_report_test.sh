@@ -17,6 +17,10 @@ down="$scratch/down"; cp -a "$FIX/cx6lx-2port" "$down"
 port1="$(readlink -f "$down/sys/class/infiniband/mlx5_1")/ports/1"
 echo down > "$down/sys/class/net/ens19f1np1/operstate"; echo 0 > "$down/sys/class/net/ens19f1np1/carrier"
 echo "1: DOWN" > "$port1/state"; echo "3: Disabled" > "$port1/phys_state"
+# ... a spare: the same with NCCL_IB_HCA unset (NCCL leaves the down port out, as gid --suggest does); $down names
+# both ports in the capture's environment, so NCCL is told to use the down one.
+spare="$scratch/spare"; cp -a "$down" "$spare"
+mkdir -p "$down/proc/self"; printf 'NCCL_IB_HCA=mlx5_0:1,mlx5_1:1\0' > "$down/proc/self/environ"
 # ... and one whose ens19f1np1 has no IPv4 address: mlx5_1's ::ffff: GIDs (4, 5) gone, as the kernel empties them.
 noip="$scratch/noip"; cp -a "$FIX/cx6lx-2port" "$noip"
 port1="$(readlink -f "$noip/sys/class/infiniband/mlx5_1")/ports/1"
@@ -46,7 +50,7 @@ run --root "$FIX/eight-hca" check --verbose --only netdev.mtu
 
 # ---- one finding per root cause ----
 run --root "$down" check
-[ "$rc" -eq 2 ] && grep -q '^  FAIL  netdev.state       ens19f1np1 (under mlx5_1/1) is down; mlx5_1/1: port is DOWN, physical state Disabled$' "$out" \
+[ "$rc" -eq 2 ] && grep -q '^  FAIL  netdev.state       ens19f1np1 (under mlx5_1/1) is down; mlx5_1/1: port is DOWN, physical state Disabled: its netdev is set down$' "$out" \
 	&& ! grep -q '^  FAIL  port.state' "$out" && [ "$(grep -c '^  FAIL ' "$out")" -eq 1 ] \
 	&& [ "$(grep -c 'fix: ip link set ens19f1np1 up' "$out")" -eq 1 ]
 result "a DOWN netdev is one finding (netdev.state naming the port too), not port.state and netdev.state" $?
@@ -65,6 +69,11 @@ result "JSON: the merged finding covers port.state; its port row marks netdev an
 run --root "$down" check -v --only port.state
 [ "$rc" -eq 2 ] && grep -q '^  FAIL  port.state         mlx5_1/1: port is DOWN' "$out"
 result "check --only port.state still reports the port on its own" $?
+run --root "$spare" check
+[ "$rc" -eq 0 ] && grep -q '^  INFO  port.state         mlx5_1/1 (ens19f1np1) is DOWN, physical state Disabled (its netdev is set down): NCCL opens only ACTIVE ports' "$out" \
+	&& grep -q '^        fix: ip link set ens19f1np1 up$' "$out" && grep -q '^             export NCCL_IB_HCA=^mlx5_1:1   # or leave' "$out" \
+	&& ! grep -q '^  FAIL ' "$out"
+result "a down port NCCL leaves out (NCCL_IB_HCA unset, the other port up) is reported with its fix and how to exclude it, not failed" $?
 run --root "$noip" --json check
 py 'import json,sys
 d=json.load(open(sys.argv[1])); bad=[f for f in d["findings"] if f["severity"]=="fail"]
