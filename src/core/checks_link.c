@@ -8,6 +8,7 @@
 #include "core/nccl_env.h"
 #include "core/nccl_setting_fix.h"
 #include "core/port_down.h"
+#include "core/rail_speeds.h"
 #include "core/rdma_drivers.h"
 #include "util/gidaddr.h"
 
@@ -301,6 +302,56 @@ static void check_link_layer(const struct rdma_device *d, const struct rdma_port
 	finding_add(out, "port.link_layer", SEVERITY_INFO, subject, fix, "InfiniBand link layer where RoCE is expected");
 }
 
+/* port.rail_speed: the ports NCCL will use (usable, as nccl-env chooses them) at different speeds, one finding per
+ * slower port, by nccl-env's rule. */
+static void check_rail_speeds(const struct check_input *in, struct findings *out)
+{
+	const struct host *h = in->host;
+	const struct nccl_setting *s = in->nccl ? nccl_conf_get(in->nccl, "NCCL_IB_HCA") : NULL;
+	struct nccl_port_ref ports[NCCL_LEFT_OUT_MAX];
+	double gbps[NCCL_LEFT_OUT_MAX];
+	struct rail_speeds r;
+	char edit[700], fix[1100];
+	size_t n = 0;
+
+	if (!findings_wanted(out, "port.rail_speed"))
+		return;
+	for (size_t i = 0; i < h->device_count; i++)
+		for (size_t j = 0; j < h->devices[i].port_count && n < NCCL_LEFT_OUT_MAX; j++) {
+			const struct rdma_port *p = &h->devices[i].ports[j];
+
+			if (input_port_checked(in, &h->devices[i], p) && port_usable(in, p)) {
+				ports[n] = (struct nccl_port_ref){ h->devices[i].name, p->num };
+				gbps[n++] = p->rate_gbps;
+			}
+		}
+	rail_speeds_judge(h, ports, gbps, n, &r);
+	if (!r.mixed) {
+		if (n > 1 && gbps[0] > 0)
+			finding_add(out, "port.rail_speed", SEVERITY_OK, "ports", NULL, "the %zu ports NCCL uses run at "
+				    "one speed", n);
+		return;
+	}
+	nccl_setting_fix(s ? s->source : NULL, "NCCL_IB_HCA", r.keep_fastest, edit, sizeof(edit));
+	for (size_t i = 0; i < n; i++) {
+		const struct rdma_port *p = NULL;
+		const struct rdma_device *d = host_find_device(h, ports[i].device);
+		char subject[96];
+
+		if (gbps[i] == r.fastest)
+			continue;
+		for (size_t j = 0; d && j < d->port_count; j++)
+			p = d->ports[j].num == ports[i].port ? &d->ports[j] : p;
+		snprintf(subject, sizeof(subject), "%s/%u", ports[i].device, ports[i].port);
+		snprintf(fix, sizeof(fix), "%s   # keep only the fastest rails; or bring %s to %g Gb/s (ethtool %s: "
+			 "cable, transceiver, switch port)", edit, p && p->netdev[0] ? p->netdev : subject, r.fastest,
+			 p && p->netdev[0] ? p->netdev : "IF");
+		finding_add(out, "port.rail_speed", SEVERITY_INFO, subject, fix, "%s runs at %g Gb/s, below the "
+			    "fastest rails' %g: NCCL spreads a job over every port it opens, and the slower rails hold the "
+			    "faster back (the usable ports: %s)", subject, gbps[i], r.fastest, r.groups);
+	}
+}
+
 void check_ports(const struct check_input *in, struct findings *out)
 {
 	const struct host *h = in->host;
@@ -342,6 +393,7 @@ void check_ports(const struct check_input *in, struct findings *out)
 			}
 		}
 	}
+	check_rail_speeds(in, out);
 }
 
 /* An address NCCL can use over RoCE v2 in this family: IPv4, or a global IPv6 one (never fe80:: link-local,

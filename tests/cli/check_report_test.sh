@@ -31,16 +31,18 @@ done
 
 # ---- the layout on the eight-HCA host ----
 run --root "$FIX/eight-hca" check
-[ "$rc" -eq 0 ] && head -1 "$out" | grep -q '^verdict: info (0 fail, 0 warn, 5 info, 62 ok)$'
+[ "$rc" -eq 0 ] && head -1 "$out" | grep -q '^verdict: info (0 fail, 0 warn, 7 info, 62 ok)$'
 result "eight-hca: the verdict is the first line" $?
 sed -n 3p "$out" | grep -qE '^PORT +NETDEV +STATE +SPEED +MTU +GID +NUMA$' \
-	&& [ "$(grep -cE '^mlx5_[0-9]/1 +eth[0-9] +ACTIVE +(100|200) Gb/s +9000 +3 +[01]$' "$out")" -eq 10 ] \
+	&& [ "$(grep -cE '^mlx5_[0-9]/1 +eth[0-9] +ACTIVE +(100 Gb/s!|200 Gb/s) +9000 +3 +[01]$' "$out")" -eq 10 ] \
 	&& grep -qE '^mlx5_7/1 +eth7 +ACTIVE +200 Gb/s +9000 +3 +1$' "$out"
 result "eight-hca: a table with one row per rail: port, netdev, state, speed, MTU, GID index, NUMA node" $?
 ! grep -qE '^  OK ' "$out" && grep -q '^62 ok finding(s) not shown: -v shows them$' "$out" \
-	&& grep -q '^  INFO  gid.env ' "$out" && [ "$(wc -l < "$out")" -le 35 ]
+	&& grep -q '^  INFO  gid.env ' "$out" && [ "$(wc -l < "$out")" -le 40 ]
 result "eight-hca: only the findings that are not ok, and a line counting the folded ok ones" $?
-! grep -q '!' "$out"; result "eight-hca: a clean table marks no cell" $?
+[ "$(grep -cE '^mlx5_[0-9]/1 .*!' "$out")" -eq 2 ] && grep -qE '^mlx5_0/1 +eth0 +ACTIVE +100 Gb/s! ' "$out" \
+	&& grep -qE '^mlx5_9/1 +eth9 +ACTIVE +100 Gb/s! ' "$out" && [ "$(grep -c '^  INFO  port.rail_speed ' "$out")" -eq 2 ]
+result "eight-hca: the table marks only the speed of the two 100 Gb/s ports, which port.rail_speed reports" $?
 run --root "$FIX/eight-hca" check -v
 [ "$rc" -eq 0 ] && [ "$(grep -c '^  OK    port.state ' "$out")" -eq 10 ] && [ "$(grep -c '^  OK ' "$out")" -eq 62 ] \
 	&& ! grep -q 'not shown' "$out" && head -1 "$out" | grep -q '^verdict: info'
@@ -115,7 +117,7 @@ e=[f for f in F if f["id"]=="gid.env"][0]; r=[f for f in F if f["id"]=="rdma.dev
 sys.exit(0 if (g["device"],g["port"],g["netdev"],g["file"])==("mlx5_3",1,"eth3",None)
   and (m["device"],m["port"],m["netdev"])==("mlx5_5",1,"eth5") and (e["device"],e["port"],e["netdev"],e["file"])==(None,None,None,None)
   and r["file"]=="/sys/class/infiniband" and e["fix_lines"]==["export NCCL_IB_GID_INDEX=3"]
-  and len(d["ports"])==10 and all(p["gid_index"]==3 and p["marked"]=={} and p["selected"] for p in d["ports"])
+  and len(d["ports"])==10 and all(p["gid_index"]==3 and p["marked"]==({"rate_gbps":"info"} if p["rate_gbps"]==100 else {}) and p["selected"] for p in d["ports"])
   and [p["numa_node"] for p in d["ports"]]==[0]*5+[1]*5 and d["ports"][1]["rate_gbps"]==200 else 1)'
 result "eight-hca JSON: a port subject gives device, port and its netdev; a netdev subject its port; ports rows" $?
 run --root "$FIX/check-seed000" --json check

@@ -52,7 +52,8 @@ grep -q '^  INFO  port.state         mlx5_8/1 (eth8) is DOWN, physical state Pol
 result "check: the spare port with no cable is info with ethtool/mlxlink, not a netdev.state failure with ip link set up" $?
 # the ACTIVE port without an address still fails (NCCL opens it); both fixes give one exclusion, never two edits
 [ "$rc" -eq 2 ] && [ "$(grep -c '^  FAIL ' "$out")" -eq 1 ] && grep -q '^  FAIL  netdev.ipv4        eth9 ' "$out" \
-	&& [ "$(grep -c 'export NCCL_IB_HCA=^mlx5_8:1,mlx5_9:1   # ' "$out")" -eq 2 ] && [ "$(grep -c 'NCCL_IB_HCA=' "$out")" -eq 2 ]
+	&& [ "$(grep -c 'export NCCL_IB_HCA=^mlx5_8:1,mlx5_9:1   # ' "$out")" -eq 2 ] \
+	&& [ "$(grep -E '^ +(fix: )?export NCCL_IB_HCA=' "$out" | sed 's/ *#.*//; s/.*export //' | sort -u)" = 'NCCL_IB_HCA=^mlx5_8:1,mlx5_9:1' ]
 result "check: mlx5_9 (ACTIVE, no address) still fails; the two ports' fixes share one NCCL_IB_HCA exclusion" $?
 
 # ---- one address on two netdevs of a port (the port's netdev and a VLAN on it) ----

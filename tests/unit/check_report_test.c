@@ -231,8 +231,8 @@ static void port_table_marks_the_cells_findings_are_about(void)
 	for (size_t i = 0; i < count; i++) {
 		CHECK(rows[i].gid_index == 3);
 		CHECK(rows[i].device->numa_known && rows[i].device->numa_node == (i < 5 ? 0 : 1));
-		for (int c = 0; c < PORT_COL_COUNT; c++)
-			CHECK(rows[i].marked[c] == SEVERITY_OK);
+		for (int c = 0; c < PORT_COL_COUNT; c++)   /* port.rail_speed: mlx5_0 and mlx5_9 run at 100 of 200 */
+			CHECK(rows[i].marked[c] == (c == PORT_COL_SPEED && (i == 0 || i == 9) ? SEVERITY_INFO : SEVERITY_OK));
 	}
 	free(rows);
 	findings_free(&f);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/checks.h"
+#include "core/nccl_env.h"
 #include "fixture_host.h"
 #include "util/edit_distance.h"
 #include "tap.h"
@@ -226,6 +227,39 @@ static void spare_down_port_is_reported_not_failed(void)
 	CHECK(first_of(&f, "port.state", SEVERITY_FAIL) && !first_of(&f, "port.state", SEVERITY_INFO));
 	findings_free(&f);
 out:
+	host_free(&host);
+}
+
+/* The ports NCCL uses at two speeds: check says so by nccl-env's rule, with the same words and the same
+ * NCCL_IB_HCA of the fastest; a port left out (NCCL_IB_HCA) is not counted. */
+static void rail_speed_reports_slower_ports_as_nccl_env_warns(void)
+{
+	struct host host;
+	struct findings f;
+	struct nccl_env env;
+	const struct finding *it;
+	char why[256], groups[600];
+	const char *open_paren;
+
+	CHECK(probe_fixture("eight-hca", &host) == 0);
+	f = run_checks_hca(&host, NULL);
+	CHECK(worst_of(&f, "port.rail_speed") == SEVERITY_INFO);
+	it = first_of(&f, "port.rail_speed", SEVERITY_INFO);
+	CHECK(it && strcmp(it->subject, "mlx5_0/1") == 0 && strncmp(it->fix, "export NCCL_IB_HCA=mlx5_1:1,mlx5_2:1,", 37) == 0);
+	CHECK(nccl_env_build(&host, AF_INET, NULL, &env, why, sizeof(why)) == 0);
+	open_paren = it ? strstr(it->message, "(the usable ports: ") : NULL;
+	CHECK(open_paren != NULL);
+	if (open_paren) {
+		snprintf(groups, sizeof(groups), "%s", open_paren + strlen("(the usable ports: "));
+		groups[strlen(groups) - 1] = '\0';
+		CHECK(strstr(env.speed_warning, groups) != NULL);
+	}
+	CHECK(strstr(env.speed_warning, "export NCCL_IB_HCA=mlx5_1:1,mlx5_2:1,") != NULL);
+	findings_free(&f);
+	/* only the 200 Gb/s rails selected: one speed */
+	f = run_checks_hca(&host, "^mlx5_0,mlx5_9");
+	CHECK(worst_of(&f, "port.rail_speed") == SEVERITY_OK);
+	findings_free(&f);
 	host_free(&host);
 }
 
@@ -1139,6 +1173,7 @@ int main(int argc, char **argv)
 	RUN(port_state_fails_on_a_down_port_with_the_netdev_command);
 	RUN(port_state_without_carrier_names_the_cable_not_ip_link);
 	RUN(spare_down_port_is_reported_not_failed);
+	RUN(rail_speed_reports_slower_ports_as_nccl_env_warns);
 	RUN(netdev_mtu_and_active_mtu_warn_below_4096);
 	RUN(port_speed_warns_below_the_fastest_mode_only_when_known);
 	RUN(ipv6_only_port_fails_ipv4_and_rocev2);
