@@ -199,6 +199,17 @@ static void check_env_index(const struct check_input *in, struct findings *out)
 	}
 	if (!v && unset_by_version(in, out))
 		return;
+	if (!v && in->family == AF_INET6 && suggested >= 0 &&
+	    !(setting(in, "NCCL_IB_ADDR_FAMILY") && strcmp(setting(in, "NCCL_IB_ADDR_FAMILY"), "AF_INET6") == 0)) {
+		/* Whatever the version: NCCL >= 2.21 looks for AF_INET GIDs by default and, finding none, keeps 0;
+		 * older NCCL takes 0. The same answer as nccl and gid --suggest give. */
+		nccl_family_fix(AF_INET6, suggested, fix, sizeof(fix));
+		finding_add(out, "gid.env", SEVERITY_FAIL, "NCCL_IB_GID_INDEX", fix, "NCCL_IB_GID_INDEX and "
+			    "NCCL_IB_ADDR_FAMILY are unset: every NCCL uses index 0 (fe80:: link-local) on these IPv6 "
+			    "ports: NCCL >= 2.21 looks for AF_INET GIDs unless told AF_INET6, older NCCL takes 0; the "
+			    "RoCE v2 IPv6 GID is %d", suggested);
+		return;
+	}
 	if (!v) {
 		finding_add(out, "gid.env", SEVERITY_INFO, "NCCL_IB_GID_INDEX", suggested >= 0 ? fix : NULL,
 			    "NCCL_IB_GID_INDEX is unset: NCCL >= 2.21 picks per HCA, older NCCL uses index 0 "

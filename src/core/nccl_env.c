@@ -233,6 +233,9 @@ int nccl_env_build(const struct host *host, int family, const char *socket_if, s
 		snprintf(idx, sizeof(idx), "%d", common);
 		add_var(env, "NCCL_IB_GID_INDEX", idx, "RoCE v2 %s GID on every chosen port",
 			family == AF_INET ? "IPv4" : "IPv6");
+		/* NCCL >= 2.21 looks for AF_INET GIDs unless told: said here too, as check and nccl say it */
+		if (family == AF_INET6)
+			add_var(env, "NCCL_IB_ADDR_FAMILY", "AF_INET6", "NCCL >= 2.21 picks IPv6 GIDs itself only when told");
 	} else {
 		add_var(env, "NCCL_IB_ADDR_FAMILY", family == AF_INET ? "AF_INET" : "AF_INET6",
 			"the ports disagree on the GID index: NCCL >= 2.21 picks per HCA by family and version");
