@@ -5,7 +5,7 @@
 # differently; and a setting from the job's environment is fixed in the job's launcher, never in /proc.
 # usage: check_fixes_test.sh ROCE_DOCTOR FIXTURES_DIR   (TAP on stdout)
 set -u
-BIN=$1
+BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")   # absolute: the compare case runs in $scratch
 FIX=$2
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
