@@ -302,6 +302,23 @@ static void check_link_layer(const struct rdma_device *d, const struct rdma_port
 	finding_add(out, "port.link_layer", SEVERITY_INFO, subject, fix, "InfiniBand link layer where RoCE is expected");
 }
 
+/* A down port NCCL_IB_HCA leaves out: said (ok, with -v and in JSON), so that the port the exclusion was written
+ * for is seen to be left out on purpose; nothing to fix. */
+static void report_excluded_port(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p,
+				 struct findings *out)
+{
+	const struct nccl_setting *s = in->nccl ? nccl_conf_get(in->nccl, "NCCL_IB_HCA") : NULL;
+	char subject[96], why[8];
+
+	if (p->link_layer != LINK_LAYER_ETHERNET || gid_port_use(p, port_netdev(in->host, p), why, sizeof(why)) != PORT_DOWN)
+		return;
+	snprintf(subject, sizeof(subject), "%s/%u", d->name, p->num);
+	finding_add(out, "port.state", SEVERITY_OK, subject, NULL, "%s is %s, physical state %s, and left out by "
+		    "NCCL_IB_HCA=%s (%s): NCCL does not use it", subject, p->state_name[0] ? p->state_name : "not ACTIVE",
+		    p->phys_state_name[0] ? p->phys_state_name : "unknown", s ? s->value : "",
+		    s ? s->source : "environment");
+}
+
 /* port.rail_speed: the ports NCCL will use (usable, as nccl-env chooses them) at different speeds, one finding per
  * slower port, by nccl-env's rule. */
 static void check_rail_speeds(const struct check_input *in, struct findings *out)
@@ -366,6 +383,7 @@ void check_ports(const struct check_input *in, struct findings *out)
 
 			switch (input_port_part(in, d, p)) {
 			case PORT_PART_EXCLUDED:
+				report_excluded_port(in, d, p, out);
 				continue;
 			case PORT_PART_SPARE:
 				report_spare_port(in, d, p, out);

@@ -55,6 +55,13 @@ result "check: the spare port with no cable is info with ethtool/mlxlink, not a 
 	&& [ "$(grep -c 'export NCCL_IB_HCA=^mlx5_8:1,mlx5_9:1   # ' "$out")" -eq 2 ] \
 	&& [ "$(grep -E '^ +(fix: )?export NCCL_IB_HCA=' "$out" | sed 's/ *#.*//; s/.*export //' | sort -u)" = 'NCCL_IB_HCA=^mlx5_8:1,mlx5_9:1' ]
 result "check: mlx5_9 (ACTIVE, no address) still fails; the two ports' fixes share one NCCL_IB_HCA exclusion" $?
+# with that exclusion in the job's environment: nothing fails, and the excluded spare is said to be left out
+X="$scratch/unused-excluded"; cp -a "$U" "$X"; mkdir -p "$X/proc/self"
+printf 'NCCL_IB_HCA=^mlx5_8:1,mlx5_9:1\0' > "$X/proc/self/environ"
+run --root "$X" check -v
+[ "$rc" -eq 0 ] && ! grep -qE '^  (FAIL|WARN) ' "$out" \
+	&& grep -q '^  OK    port.state         mlx5_8/1 is DOWN, physical state Polling, and left out by NCCL_IB_HCA=^mlx5_8:1,mlx5_9:1 (/proc/self/environ)' "$out"
+result "check: after the exclusion the host passes, the excluded spare reported as left out" $?
 
 # ---- one address on two netdevs of a port (the port's netdev and a VLAN on it) ----
 V="$FIX/cx6lx-vlan"
