@@ -15,6 +15,7 @@
 #include "core/check_catalog.h"
 #include "core/checks.h"
 #include "core/findings_locate.h"
+#include "core/findings_edits.h"
 #include "core/findings_merge.h"
 #include "core/port_table.h"
 #include "core/system_input.h"
@@ -280,7 +281,8 @@ int cmd_check(struct app *app, int argc, char **argv)
 	checks_run(&in, &findings);
 	findings_locate(&findings, &host);
 	doc = NULL;
-	if (findings_merge_root_causes(&findings) == 0 && port_table_build(&in, &findings, &rows, &row_count) == 0)
+	if (findings_merge_root_causes(&findings) == 0 && findings_unify_edits(&findings) == 0 &&
+	    port_table_build(&in, &findings, &rows, &row_count) == 0)
 		doc = check_report_doc(&findings, rows, row_count);
 	if (!doc) {
 		fprintf(stderr, "roce-doctor: cannot build the report: %s\n", strerror(ENOMEM));

@@ -297,6 +297,17 @@ static void print_loads(FILE *out, const json_t *doc)
 		print_load(out, doc, plain);
 }
 
+/* "  fix: LINE" and each later line of the fix under the first. */
+static void print_fix(FILE *out, const char *fix)
+{
+	const char *nl;
+
+	fprintf(out, "  fix: ");
+	for (; (nl = strchr(fix, '\n')); fix = nl + 1)
+		fprintf(out, "%.*s\n       ", (int)(nl - fix), fix);
+	fprintf(out, "%s\n", fix);
+}
+
 static void print_text(FILE *out, const json_t *doc)
 {
 	const json_t *libs = json_object_get(doc, "libraries"), *l, *p, *port, *f, *settings;
@@ -345,13 +356,13 @@ static void print_text(FILE *out, const json_t *doc)
 		}
 		fprintf(out, "  %s\n", str(p, "advice"));
 		if (json_is_string(json_object_get(p, "fix")))
-			fprintf(out, "  fix: %s\n", str(p, "fix"));
+			print_fix(out, str(p, "fix"));
 	}
 findings:
 	json_array_foreach(json_object_get(doc, "findings"), i, f) {
 		fprintf(out, "\n%s  %s  %s\n", str(f, "severity"), str(f, "id"), str(f, "message"));
 		if (json_is_string(json_object_get(f, "fix")))
-			fprintf(out, "  fix: %s\n", str(f, "fix"));
+			print_fix(out, str(f, "fix"));
 	}
 }
 

@@ -23,6 +23,7 @@ const struct check_id check_catalog[] = {
 	{ "firewall.rules", "nftables input chains (live) and legacy iptables tables: drops of TCP or udp 4791" },
 	{ "port.state", "each selected port's state and physical state" },
 	{ "port.speed", "live: the netdev's speed against its fastest supported link mode (ethtool netlink)" },
+	{ "port.rail_speed", "the usable ports' rates against each other: NCCL stripes a job over all of them" },
 	{ "port.link_layer", "the port's link layer: InfiniBand where RoCE is expected" },
 	{ "port.active_mtu", "live: the port's active MTU against 4096 (ibv_query_port)" },
 	{ "netdev.state", "the Ethernet port's netdev, its operstate" },

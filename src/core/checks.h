@@ -80,6 +80,17 @@ void check_gpudirect(const struct check_input *in, struct findings *out);      /
 /* NCCL_IB_HCA as the port selection: selection points to a struct nccl_if_list. */
 bool nccl_hca_port_selected(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p);
 
+/* Whether NCCL_IB_HCA names this port by its device's own name (a list of ports to use, not '^'). */
+bool nccl_hca_names_port(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p);
+
+/* A port's part in the job. NCCL opens only ACTIVE ports, the rule gid --suggest and nccl-env leave ports out by
+ * (gid_port_use()): a down port is a spare, reported and not failed, unless NCCL_IB_HCA names it or no port is
+ * left to carry the job. A port NCCL_IB_HCA leaves out is excluded. */
+enum port_part { PORT_PART_USED, PORT_PART_SPARE, PORT_PART_EXCLUDED };
+enum port_part input_port_part(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p);
+/* The ports whose every finding counts: input_port_part() is PORT_PART_USED. */
+bool input_port_checked(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p);
+
 /* A RoCE port NCCL can use: Ethernet, ACTIVE, and a RoCE v2 GID of the family. */
 bool port_usable(const struct check_input *in, const struct rdma_port *p);
 bool input_port_selected(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p);

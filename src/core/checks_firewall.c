@@ -61,7 +61,7 @@ static void check_firewalld(const struct check_input *in, struct findings *out)
 		 table ? ", nftables table firewalld" : "");
 	/* Stopping it is the only fix this check can see; the firewall-cmd lines keep it and open the way. */
 	len = (size_t)snprintf(fix, sizeof(fix), "systemctl disable --now firewalld   # it comes back at boot unless "
-			       "disabled\nor keep it and trust the RDMA interfaces:\n");
+			       "disabled\n# or keep it and trust the RDMA interfaces:\n");
 	for (size_t i = 0; i < h->device_count && len < sizeof(fix); i++)
 		for (size_t j = 0; j < h->devices[i].port_count && len < sizeof(fix); j++)
 			if (h->devices[i].ports[j].netdev[0])
@@ -70,7 +70,7 @@ static void check_firewalld(const struct check_input *in, struct findings *out)
 							h->devices[i].ports[j].netdev);
 	if (len < sizeof(fix))
 		snprintf(fix + len, sizeof(fix) - len,
-			 "or open the ports (RoCE v2, torchrun's --master-port, NCCL's bootstrap and socket ports, "
+			 "# or open the ports (RoCE v2, torchrun's --master-port, NCCL's bootstrap and socket ports, "
 			 "which come from the ephemeral range%s):\n"
 			 "firewall-cmd --permanent --add-port=4791/udp --add-port=29500/tcp --add-port=%s/tcp\n"
 			 "firewall-cmd --reload", in->port_range[0] ? " net.ipv4.ip_local_port_range" :

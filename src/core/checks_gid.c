@@ -8,6 +8,7 @@
 #include "core/checks.h"
 #include "core/gid_suggest.h"
 #include "core/nccl_advice.h"
+#include "core/nccl_setting_fix.h"
 #include "util/gidaddr.h"
 
 /* The index every usable selected port agrees on, or -1. */
@@ -21,7 +22,7 @@ static int common_suggestion(const struct check_input *in)
 			const struct rdma_port *p = &h->devices[i].ports[j];
 			struct gid_choice c;
 
-			if (!input_port_selected(in, &h->devices[i], p) || p->link_layer != LINK_LAYER_ETHERNET)
+			if (!input_port_checked(in, &h->devices[i], p) || p->link_layer != LINK_LAYER_ETHERNET)
 				continue;
 			gid_choose_port(p, p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL, in->family, &c);
 			if (!c.found)
@@ -158,7 +159,6 @@ static size_t selected_ports(const struct check_input *in, enum link_layer ll, c
 static void infiniband_only(const struct check_input *in, const char *ib, struct findings *out)
 {
 	const char *v = in->gid_index_value, *src = in->gid_index_source;
-	const char *colon = src ? strrchr(src, ':') : NULL;
 	char fix[640];
 
 	if (!v) {
@@ -166,11 +166,7 @@ static void infiniband_only(const struct check_input *in, const char *ib, struct
 			    "there is no RoCE port and NCCL addresses InfiniBand %s by LID", ib);
 		return;
 	}
-	if (colon && strcmp(src, "environment") != 0)
-		/* "/etc/nccl.conf:3": drop that line where NCCL reads it */
-		snprintf(fix, sizeof(fix), "sed -i '%sd' %.*s", colon + 1, (int)(colon - src), src);
-	else
-		snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX");
+	nccl_setting_fix(src, "NCCL_IB_GID_INDEX", NULL, fix, sizeof(fix));
 	finding_add(out, "gid.env", SEVERITY_INFO, "NCCL_IB_GID_INDEX", fix, "NCCL_IB_GID_INDEX is %s (%s) and has no "
 		    "RoCE port to apply to: NCCL addresses InfiniBand %s by LID (from NCCL 2.22 on it ignores the variable "
 		    "there)", v, src ? src : "environment", ib);
@@ -184,16 +180,16 @@ static void check_env_index(const struct check_input *in, struct findings *out)
 	unsigned long index;
 	const char *v = in->gid_index_value;
 
-	if (suggested >= 0 && v && in->gid_index_source && strcmp(in->gid_index_source, "environment") != 0 &&
-	    strrchr(in->gid_index_source, ':'))
-		/* "/etc/nccl.conf:3": rewrite that line where NCCL reads it */
-		snprintf(fix, sizeof(fix), "sed -i '%ss|.*|NCCL_IB_GID_INDEX=%d|' %.*s", strrchr(in->gid_index_source, ':') + 1,
-			 suggested, (int)(strrchr(in->gid_index_source, ':') - in->gid_index_source), in->gid_index_source);
-	else if (suggested >= 0)
-		snprintf(fix, sizeof(fix), "export NCCL_IB_GID_INDEX=%d", suggested);
-	else
+	if (suggested >= 0) {
+		char index[16];
+
+		snprintf(index, sizeof(index), "%d", suggested);
+		/* rewritten where NCCL reads it: the environment, or that line of /etc/nccl.conf */
+		nccl_setting_fix(v ? in->gid_index_source : NULL, "NCCL_IB_GID_INDEX", index, fix, sizeof(fix));
+	} else {
 		snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX   # NCCL >= 2.21 picks a RoCE v2 GID per HCA; the "
 			 "ports disagree on one index");
+	}
 	char ib[256], roce[8];
 	size_t ib_count = selected_ports(in, LINK_LAYER_INFINIBAND, ib, sizeof(ib));
 
@@ -203,6 +199,17 @@ static void check_env_index(const struct check_input *in, struct findings *out)
 	}
 	if (!v && unset_by_version(in, out))
 		return;
+	if (!v && in->family == AF_INET6 && suggested >= 0 &&
+	    !(setting(in, "NCCL_IB_ADDR_FAMILY") && strcmp(setting(in, "NCCL_IB_ADDR_FAMILY"), "AF_INET6") == 0)) {
+		/* Whatever the version: NCCL >= 2.21 looks for AF_INET GIDs by default and, finding none, keeps 0;
+		 * older NCCL takes 0. The same answer as nccl and gid --suggest give. */
+		nccl_family_fix(AF_INET6, suggested, fix, sizeof(fix));
+		finding_add(out, "gid.env", SEVERITY_FAIL, "NCCL_IB_GID_INDEX", fix, "NCCL_IB_GID_INDEX and "
+			    "NCCL_IB_ADDR_FAMILY are unset: every NCCL uses index 0 (fe80:: link-local) on these IPv6 "
+			    "ports: NCCL >= 2.21 looks for AF_INET GIDs unless told AF_INET6, older NCCL takes 0; the "
+			    "RoCE v2 IPv6 GID is %d", suggested);
+		return;
+	}
 	if (!v) {
 		finding_add(out, "gid.env", SEVERITY_INFO, "NCCL_IB_GID_INDEX", suggested >= 0 ? fix : NULL,
 			    "NCCL_IB_GID_INDEX is unset: NCCL >= 2.21 picks per HCA, older NCCL uses index 0 "
@@ -224,7 +231,7 @@ static void check_env_index(const struct check_input *in, struct findings *out)
 			const char *problem;
 			char subject[96];
 
-			if (!input_port_selected(in, &h->devices[i], p) || p->link_layer != LINK_LAYER_ETHERNET)
+			if (!input_port_checked(in, &h->devices[i], p) || p->link_layer != LINK_LAYER_ETHERNET)
 				continue;
 			snprintf(subject, sizeof(subject), "%s/%u", h->devices[i].name, p->num);
 			problem = pinned_entry_problem(in, p, (unsigned)index);
@@ -247,7 +254,7 @@ void check_gids(const struct check_input *in, struct findings *out)
 		for (size_t j = 0; j < h->devices[i].port_count; j++) {
 			const struct rdma_port *p = &h->devices[i].ports[j];
 
-			if (input_port_selected(in, &h->devices[i], p) && p->link_layer == LINK_LAYER_ETHERNET)
+			if (input_port_checked(in, &h->devices[i], p) && p->link_layer == LINK_LAYER_ETHERNET)
 				check_rocev2(in, &h->devices[i], p, out);
 		}
 	if (findings_wanted(out, "gid.env"))

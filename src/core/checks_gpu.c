@@ -65,7 +65,7 @@ static void check_distance(const struct pci_topology *t, struct findings *out)
 		nic_numa = nearest_numa(t, g);
 		snprintf(fix, sizeof(fix), "# put an RDMA NIC in a PCIe slot of NUMA node %d (%s's), under its PCIe switch "
 			 "where it has one; until then run %s's rank on its NIC's NUMA node:\n"
-			 "numactl --cpunodebind=%d --membind=%d <training command>", f->numa_node, name, name, nic_numa,
+			 "numactl --cpunodebind=%d --membind=%d COMMAND ...   # COMMAND ...: your training command", f->numa_node, name, name, nic_numa,
 			 nic_numa);
 		finding_add(out, "gpu.nic_distance", SEVERITY_WARN, f->address, fix,
 			    "%s (NUMA %d) has no RDMA NIC closer than SYS: its nearest (%s) are on NUMA node %d, so "

@@ -5,12 +5,55 @@
 
 #include "core/checks.h"
 #include "core/gid_suggest.h"
+#include "core/nccl_env.h"
+#include "core/nccl_setting_fix.h"
+#include "core/port_down.h"
+#include "core/rail_speeds.h"
 #include "core/rdma_drivers.h"
 #include "util/gidaddr.h"
 
 bool input_port_selected(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p)
 {
 	return !in->port_selected || in->port_selected(in, d, p);
+}
+
+static const struct netdev *port_netdev(const struct host *h, const struct rdma_port *p)
+{
+	return p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL;
+}
+
+/* Whether NCCL opens any selected port of the host: then a down one is a spare, not the job's only way out. */
+static bool any_port_in_use(const struct check_input *in)
+{
+	const struct host *h = in->host;
+	char why[8];
+
+	for (size_t i = 0; i < h->device_count; i++)
+		for (size_t j = 0; j < h->devices[i].port_count; j++) {
+			const struct rdma_port *p = &h->devices[i].ports[j];
+
+			if (input_port_selected(in, &h->devices[i], p) &&
+			    gid_port_use(p, port_netdev(h, p), why, sizeof(why)) == PORT_IN_USE)
+				return true;
+		}
+	return false;
+}
+
+enum port_part input_port_part(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p)
+{
+	char why[8];
+
+	if (!input_port_selected(in, d, p))
+		return PORT_PART_EXCLUDED;
+	if (p->link_layer != LINK_LAYER_ETHERNET || gid_port_use(p, port_netdev(in->host, p), why, sizeof(why)) != PORT_DOWN ||
+	    nccl_hca_names_port(in, d, p) || !any_port_in_use(in))
+		return PORT_PART_USED;
+	return PORT_PART_SPARE;
+}
+
+bool input_port_checked(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p)
+{
+	return input_port_part(in, d, p) == PORT_PART_USED;
 }
 
 bool port_usable(const struct check_input *in, const struct rdma_port *p)
@@ -126,7 +169,7 @@ void check_rdma_devices(const struct check_input *in, struct findings *out)
 static void check_port_state(const struct rdma_device *d, const struct rdma_port *p, const struct netdev *nd,
 			     struct findings *out)
 {
-	char subject[96], fix[256], rate[80];
+	char subject[96], fix[768], rate[80];
 
 	snprintf(subject, sizeof(subject), "%s/%u", d->name, p->num);
 	if (p->state == 4 && p->phys_state == 5) {
@@ -134,14 +177,79 @@ static void check_port_state(const struct rdma_device *d, const struct rdma_port
 		finding_add(out, "port.state", SEVERITY_OK, subject, NULL, "ACTIVE, LinkUp, %s", rate);
 		return;
 	}
-	if (nd && strcmp(nd->operstate, "up") != 0)
-		snprintf(fix, sizeof(fix), "ip link set %s up", nd->name);
-	else
-		snprintf(fix, sizeof(fix), "no command fixes a missing carrier: check the cable, transceiver and the "
-			 "peer/switch port of %s (ethtool %s shows 'Link detected')", p->netdev[0] ? p->netdev : d->name,
-			 p->netdev[0] ? p->netdev : d->name);
-	finding_add(out, "port.state", SEVERITY_FAIL, subject, fix, "port is %s, physical state %s",
-		    p->state_name[0] ? p->state_name : "unknown", p->phys_state_name[0] ? p->phys_state_name : "unknown");
+	port_down_fix(d, p, nd, fix, sizeof(fix));
+	finding_add(out, "port.state", SEVERITY_FAIL, subject, fix, "port is %s, physical state %s%s%s",
+		    p->state_name[0] ? p->state_name : "unknown", p->phys_state_name[0] ? p->phys_state_name : "unknown",
+		    port_down_cause(p, nd) == PORT_DOWN_UNKNOWN ? "" : ": ", port_down_cause(p, nd) == PORT_DOWN_UNKNOWN ?
+		    "" : port_down_cause_text(port_down_cause(p, nd)));
+}
+
+/* How to leave the ports NCCL cannot use (down, or ACTIVE with no routable GID: what gid --suggest and nccl-env
+ * leave out) out of NCCL_IB_HCA explicitly, as one line for where the variable is set. Every such port is in it,
+ * so the findings of two such ports give the same line, never two edits of one variable. "" when NCCL_IB_HCA
+ * lists the ports to use (the list is the user's to narrow). */
+static void spare_exclusion(const struct check_input *in, char *buf, size_t size)
+{
+	const struct host *h = in->host;
+	const struct nccl_setting *s = in->nccl ? nccl_conf_get(in->nccl, "NCCL_IB_HCA") : NULL;
+	struct nccl_port_ref refs[NCCL_LEFT_OUT_MAX];
+	char value[sizeof(s->value) + 512], why[8];
+	size_t n = 0, len;
+
+	buf[0] = '\0';
+	if (s && s->value[0] != '^')
+		return;
+	for (size_t i = 0; i < h->device_count; i++)
+		for (size_t j = 0; j < h->devices[i].port_count && n < NCCL_LEFT_OUT_MAX; j++) {
+			const struct rdma_port *p = &h->devices[i].ports[j];
+
+			if (p->link_layer == LINK_LAYER_ETHERNET && input_port_selected(in, &h->devices[i], p) &&
+			    gid_port_use(p, port_netdev(h, p), why, sizeof(why)) != PORT_IN_USE)
+				refs[n++] = (struct nccl_port_ref){ h->devices[i].name, p->num };
+		}
+	if (n == 0)
+		return;
+	if (!s) {
+		nccl_hca_value(h, refs, n, true, value, sizeof(value));
+	} else {
+		len = (size_t)snprintf(value, sizeof(value), "%s", s->value);
+		for (size_t i = 0; i < n && len < sizeof(value); i++)
+			len += (size_t)snprintf(value + len, sizeof(value) - len, ",%s:%u", refs[i].device, refs[i].port);
+	}
+	nccl_setting_fix(s ? s->source : NULL, "NCCL_IB_HCA", value, buf, size);
+}
+
+/* exclude (a line from spare_exclusion, or "") appended to fix as the alternative to fixing the port. */
+static void append_exclusion(char *fix, size_t size, const char *exclude)
+{
+	size_t len = strlen(fix);
+
+	if (exclude[0] && len + 1 < size)
+		snprintf(fix + len, size - len, "\n%s   # or leave the port out of NCCL (a port for other traffic)",
+			 exclude);
+}
+
+/* A down port NCCL will not open while other ports carry the job: what it is, how to bring it up, and how to
+ * leave it out of NCCL_IB_HCA explicitly. Information, not a failure: the node runs the job without it. */
+static void report_spare_port(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p,
+			      struct findings *out)
+{
+	const struct netdev *nd = port_netdev(in->host, p);
+	enum port_down_cause cause = port_down_cause(p, nd);
+	char subject[96], fix[2600], exclude[1400];
+	size_t len;
+
+	snprintf(subject, sizeof(subject), "%s/%u", d->name, p->num);
+	port_down_fix(d, p, nd, fix, sizeof(fix));
+	spare_exclusion(in, exclude, sizeof(exclude));
+	len = strlen(fix);
+	if (exclude[0] && len + 1 < sizeof(fix))
+		snprintf(fix + len, sizeof(fix) - len, "\n%.1300s   # or leave the ports NCCL cannot use out explicitly", exclude);
+	finding_add(out, "port.state", SEVERITY_INFO, subject, fix, "%s%s%s%s is %s, physical state %s (%s): NCCL opens "
+		    "only ACTIVE ports, so it leaves this one out and runs on the others, as gid --suggest and nccl-env "
+		    "do; a spare port, not a fault of the node", subject, p->netdev[0] ? " (" : "",
+		    p->netdev[0] ? p->netdev : "", p->netdev[0] ? ")" : "", p->state_name[0] ? p->state_name : "not ACTIVE",
+		    p->phys_state_name[0] ? p->phys_state_name : "unknown", port_down_cause_text(cause));
 }
 
 /* Only where the kernel tells both: the speed now and the fastest mode the NIC supports (ethtool netlink). */
@@ -189,10 +297,77 @@ static void check_link_layer(const struct rdma_device *d, const struct rdma_port
 		return;
 	}
 	snprintf(fix, sizeof(fix),
-		 "nothing to fix for InfiniBand (NCCL uses it by LID); to run RoCE on a VPI card: "
-		 "mlxconfig -d %s set LINK_TYPE_P%u=2 and reboot (ConnectX-6 Lx/Dx are Ethernet-only)",
+		 "# nothing to fix for InfiniBand (NCCL uses it by LID); to run RoCE on a VPI card:\n"
+		 "mlxconfig -d %s set LINK_TYPE_P%u=2   # then reboot (ConnectX-6 Lx/Dx are Ethernet-only)",
 		 d->pci_address[0] ? d->pci_address : d->name, p->num);
 	finding_add(out, "port.link_layer", SEVERITY_INFO, subject, fix, "InfiniBand link layer where RoCE is expected");
+}
+
+/* A down port NCCL_IB_HCA leaves out: said (ok, with -v and in JSON), so that the port the exclusion was written
+ * for is seen to be left out on purpose; nothing to fix. */
+static void report_excluded_port(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p,
+				 struct findings *out)
+{
+	const struct nccl_setting *s = in->nccl ? nccl_conf_get(in->nccl, "NCCL_IB_HCA") : NULL;
+	char subject[96], why[8];
+
+	if (p->link_layer != LINK_LAYER_ETHERNET || gid_port_use(p, port_netdev(in->host, p), why, sizeof(why)) != PORT_DOWN)
+		return;
+	snprintf(subject, sizeof(subject), "%s/%u", d->name, p->num);
+	finding_add(out, "port.state", SEVERITY_OK, subject, NULL, "%s is %s, physical state %s, and left out by "
+		    "NCCL_IB_HCA=%s (%s): NCCL does not use it", subject, p->state_name[0] ? p->state_name : "not ACTIVE",
+		    p->phys_state_name[0] ? p->phys_state_name : "unknown", s ? s->value : "",
+		    s ? s->source : "environment");
+}
+
+/* port.rail_speed: the ports NCCL will use (usable, as nccl-env chooses them) at different speeds, one finding per
+ * slower port, by nccl-env's rule. */
+static void check_rail_speeds(const struct check_input *in, struct findings *out)
+{
+	const struct host *h = in->host;
+	const struct nccl_setting *s = in->nccl ? nccl_conf_get(in->nccl, "NCCL_IB_HCA") : NULL;
+	struct nccl_port_ref ports[NCCL_LEFT_OUT_MAX];
+	double gbps[NCCL_LEFT_OUT_MAX];
+	struct rail_speeds r;
+	char edit[700], fix[1100];
+	size_t n = 0;
+
+	if (!findings_wanted(out, "port.rail_speed"))
+		return;
+	for (size_t i = 0; i < h->device_count; i++)
+		for (size_t j = 0; j < h->devices[i].port_count && n < NCCL_LEFT_OUT_MAX; j++) {
+			const struct rdma_port *p = &h->devices[i].ports[j];
+
+			if (input_port_checked(in, &h->devices[i], p) && port_usable(in, p)) {
+				ports[n] = (struct nccl_port_ref){ h->devices[i].name, p->num };
+				gbps[n++] = p->rate_gbps;
+			}
+		}
+	rail_speeds_judge(h, ports, gbps, n, &r);
+	if (!r.mixed) {
+		if (n > 1 && gbps[0] > 0)
+			finding_add(out, "port.rail_speed", SEVERITY_OK, "ports", NULL, "the %zu ports NCCL uses run at "
+				    "one speed", n);
+		return;
+	}
+	nccl_setting_fix(s ? s->source : NULL, "NCCL_IB_HCA", r.keep_fastest, edit, sizeof(edit));
+	for (size_t i = 0; i < n; i++) {
+		const struct rdma_port *p = NULL;
+		const struct rdma_device *d = host_find_device(h, ports[i].device);
+		char subject[96];
+
+		if (gbps[i] == r.fastest)
+			continue;
+		for (size_t j = 0; d && j < d->port_count; j++)
+			p = d->ports[j].num == ports[i].port ? &d->ports[j] : p;
+		snprintf(subject, sizeof(subject), "%s/%u", ports[i].device, ports[i].port);
+		snprintf(fix, sizeof(fix), "%s   # keep only the fastest rails; or bring %s to %g Gb/s (ethtool %s: "
+			 "cable, transceiver, switch port)", edit, p && p->netdev[0] ? p->netdev : subject, r.fastest,
+			 p && p->netdev[0] ? p->netdev : "IF");
+		finding_add(out, "port.rail_speed", SEVERITY_INFO, subject, fix, "%s runs at %g Gb/s, below the "
+			    "fastest rails' %g: NCCL spreads a job over every port it opens, and the slower rails hold the "
+			    "faster back (the usable ports: %s)", subject, gbps[i], r.fastest, r.groups);
+	}
 }
 
 void check_ports(const struct check_input *in, struct findings *out)
@@ -207,8 +382,16 @@ void check_ports(const struct check_input *in, struct findings *out)
 			const struct rdma_port *p = &d->ports[j];
 			char subject[96], fix[256];
 
-			if (!input_port_selected(in, d, p))
+			switch (input_port_part(in, d, p)) {
+			case PORT_PART_EXCLUDED:
+				report_excluded_port(in, d, p, out);
 				continue;
+			case PORT_PART_SPARE:
+				report_spare_port(in, d, p, out);
+				continue;
+			case PORT_PART_USED:
+				break;
+			}
 			check_port_state(d, p, p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL, out);
 			snprintf(subject, sizeof(subject), "%s/%u", d->name, p->num);
 			if (p->state == 4 && p->link_layer == LINK_LAYER_ETHERNET)
@@ -229,6 +412,7 @@ void check_ports(const struct check_input *in, struct findings *out)
 			}
 		}
 	}
+	check_rail_speeds(in, out);
 }
 
 /* An address NCCL can use over RoCE v2 in this family: IPv4, or a global IPv6 one (never fe80:: link-local,
@@ -257,10 +441,17 @@ static bool netdev_has_address(const struct rdma_port *p, const struct netdev *n
 }
 
 /* netdev.ipv4, or netdev.ipv6 under --family ipv6: the address the RoCE v2 GID NCCL uses is made of. */
-static void check_netdev_address(const struct rdma_device *d, const struct rdma_port *p, const struct netdev *nd,
-				 int family, struct findings *out)
+static void check_netdev_address(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p,
+				 const struct netdev *nd, struct findings *out)
 {
-	char fix[512];
+	int family = in->family;
+	char fix[512 + 1400], exclude[1400], why[8];
+
+	/* ACTIVE with no routable GID at all: NCCL still opens it (gid --suggest says the same); a management port
+	 * is left out of NCCL rather than given an address */
+	exclude[0] = '\0';
+	if (gid_port_use(p, nd, why, sizeof(why)) == PORT_NO_ADDRESS)
+		spare_exclusion(in, exclude, sizeof(exclude));
 
 	if (family == AF_INET6) {
 		if (netdev_has_address(p, nd, AF_INET6)) {
@@ -271,6 +462,7 @@ static void check_netdev_address(const struct rdma_device *d, const struct rdma_
 		snprintf(fix, sizeof(fix), "ip -6 addr add ADDR/64 dev %s   # a global address of the RoCE subnet, e.g. "
 			 "2001:db8:88::1/64\nnmcli connection modify %s ipv6.method manual ipv6.addresses ADDR/64   "
 			 "# persistent", nd->name, nd->name);
+		append_exclusion(fix, sizeof(fix), exclude);
 		finding_add(out, "netdev.ipv6", SEVERITY_FAIL, nd->name, fix, "%s has no global IPv6 address: no RoCE "
 			    "v2 IPv6 GID exists for %s/%u (fe80:: link-local ones do not route)", nd->name, d->name, p->num);
 		return;
@@ -282,24 +474,27 @@ static void check_netdev_address(const struct rdma_device *d, const struct rdma_
 	snprintf(fix, sizeof(fix), "ip addr add ADDR/PREFIX dev %s   # an address of the RoCE subnet, e.g. "
 		 "192.168.88.1/24\nnmcli connection modify %s ipv4.method manual ipv4.addresses ADDR/PREFIX   "
 		 "# persistent", nd->name, nd->name);
+	append_exclusion(fix, sizeof(fix), exclude);
 	finding_add(out, "netdev.ipv4", SEVERITY_FAIL, nd->name, fix,
 		    "%s has no IPv4 address: no RoCE v2 IPv4 GID exists for %s/%u", nd->name, d->name, p->num);
 }
 
-static void check_one_netdev(const struct rdma_device *d, const struct rdma_port *p, const struct netdev *nd,
-			     int family, struct findings *out)
+static void check_one_netdev(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p,
+			     const struct netdev *nd, struct findings *out)
 {
-	char fix[512];
+	char fix[768];
 
 	if (strcmp(nd->operstate, "up") != 0) {
-		snprintf(fix, sizeof(fix), "ip link set %s up\nnmcli connection up %s   # NetworkManager", nd->name,
-			 nd->name);
-		finding_add(out, "netdev.state", SEVERITY_FAIL, nd->name, fix, "%s (under %s/%u) is %s", nd->name,
-			    d->name, p->num, nd->operstate[0] ? nd->operstate : "in an unknown state");
+		enum port_down_cause cause = port_down_cause(p, nd);
+
+		port_down_fix(d, p, nd, fix, sizeof(fix));
+		finding_add(out, "netdev.state", SEVERITY_FAIL, nd->name, fix, "%s (under %s/%u) is %s%s", nd->name,
+			    d->name, p->num, nd->operstate[0] ? nd->operstate : "in an unknown state",
+			    cause == PORT_DOWN_NO_CARRIER ? ": no carrier, nothing answers on the wire" : "");
 	} else {
 		finding_add(out, "netdev.state", SEVERITY_OK, nd->name, NULL, "%s is up", nd->name);
 	}
-	check_netdev_address(d, p, nd, family, out);
+	check_netdev_address(in, d, p, nd, out);
 	if (nd->mtu > 0 && nd->mtu < ROCE_MTU_4096_MIN_NETDEV_MTU) {
 		snprintf(fix, sizeof(fix), "ip link set %s mtu 9000\nnmcli connection modify %s 802-3-ethernet.mtu 9000"
 			 "   # persistent; same MTU on both nodes and the switch", nd->name, nd->name);
@@ -322,7 +517,7 @@ void check_netdevs(const struct check_input *in, struct findings *out)
 			const struct rdma_port *p = &d->ports[j];
 			const struct netdev *nd = p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL;
 
-			if (!input_port_selected(in, d, p) || p->link_layer != LINK_LAYER_ETHERNET)
+			if (!input_port_checked(in, d, p) || p->link_layer != LINK_LAYER_ETHERNET)
 				continue;
 			if (!nd) {
 				char subject[96];
@@ -333,7 +528,7 @@ void check_netdevs(const struct check_input *in, struct findings *out)
 					    "no netdev found under %s/%u", d->name, p->num);
 				continue;
 			}
-			check_one_netdev(d, p, nd, in->family, out);
+			check_one_netdev(in, d, p, nd, out);
 		}
 	}
 }

@@ -10,6 +10,7 @@
 #include "core/nccl_hca_fix.h"
 #include "core/nccl_hca_syntax.h"
 #include "core/nccl_net_plugin.h"
+#include "core/nccl_setting_fix.h"
 #include "util/text_append.h"
 
 bool nccl_hca_port_selected(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p)
@@ -17,14 +18,26 @@ bool nccl_hca_port_selected(const struct check_input *in, const struct rdma_devi
 	return nccl_if_list_selects(in->selection, d->name, (int)p->num);
 }
 
+bool nccl_hca_names_port(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p)
+{
+	const struct nccl_if_list *list = in->port_selected == nccl_hca_port_selected ? in->selection : NULL;
+
+	for (size_t i = 0; list && !list->exclude && i < list->count; i++)
+		if (strcmp(list->entries[i].prefix, d->name) == 0 &&
+		    (list->entries[i].port == -1 || list->entries[i].port == (int)p->num))
+			return true;
+	return false;
+}
+
 /* How to change a setting where it comes from, as one runnable line: an export, or the file's line
  * rewritten in place (a file setting is NCCL's only when the environment leaves the name unset). */
 static void where_fix(const struct nccl_setting *s, const char *line, char *fix, size_t size)
 {
-	if (s->origin == NCCL_FROM_FILE)
-		snprintf(fix, size, "sed -i '%us|.*|%s|' %s", s->line, line, s->file);
-	else
-		snprintf(fix, size, "export %s", line);
+	const char *eq = strchr(line, '=');
+	char name[128];
+
+	snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - line) : (int)strlen(line), line);
+	nccl_setting_fix(s->source, name, eq ? eq + 1 : "", fix, size);
 }
 
 /* "=dev:port,..." of every usable RoCE port. */
@@ -294,10 +307,11 @@ static void check_ib_disable(const struct check_input *in, struct findings *out)
 		finding_add(out, "nccl.ib_disable", SEVERITY_OK, subject, NULL, "NCCL_IB_DISABLE=%s: RDMA enabled", s->value);
 		return;
 	}
-	if (s->origin == NCCL_FROM_FILE)
-		where_fix(s, "NCCL_IB_DISABLE=0", fix, sizeof(fix));
+	if (nccl_source_is_environment(s->source))
+		snprintf(fix, sizeof(fix), "unset NCCL_IB_DISABLE   # in the job's launcher (its shell, sbatch script or "
+			 "pod spec); or export NCCL_IB_DISABLE=0");
 	else
-		snprintf(fix, sizeof(fix), "unset NCCL_IB_DISABLE   # or export NCCL_IB_DISABLE=0");
+		where_fix(s, "NCCL_IB_DISABLE=0", fix, sizeof(fix));
 	finding_add(out, "nccl.ib_disable", n ? SEVERITY_WARN : SEVERITY_INFO, subject, n ? fix : NULL,
 		    "NCCL_IB_DISABLE=%s: NCCL uses TCP sockets only%s%s", s->value,
 		    n ? " while usable RoCE ports exist: " : "", n ? usable + 1 : "");

@@ -100,7 +100,7 @@ void check_same_subnet(const struct check_input *in, struct findings *out)
 			const struct netdev *nd = p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL;
 			bool dup = false;
 
-			if (!nd || p->link_layer != LINK_LAYER_ETHERNET || !input_port_selected(in, &h->devices[i], p))
+			if (!nd || p->link_layer != LINK_LAYER_ETHERNET || !input_port_checked(in, &h->devices[i], p))
 				continue;
 			for (size_t k = 0; k < n; k++)
 				dup |= nds[k] == nd;

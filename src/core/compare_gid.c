@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 
 #include "core/compare_group.h"
+#include "core/nccl_setting_fix.h"
 #include "core/gid_suggest.h"
 
 #define GID_KEY_MAX 64
@@ -96,7 +97,7 @@ static void report_pinned(const struct compare_ctx *c, const struct value_group 
 	snprintf(pin, sizeof(pin), "%.*s", (int)(f1 - vg->value), vg->value);
 	snprintf(need, sizeof(need), "%.*s", (int)(f2 - f1 - 1), f1 + 1);
 	snprintf(source, sizeof(source), "%s", f2 + 1);
-	env = strcmp(source, "environment") == 0;
+	env = nccl_source_is_environment(source);
 	compare_node_list(c, vg, nodes, sizeof(nodes));
 	if (strchr(need, ',') || strstr(need, "none"))
 		snprintf(fix, sizeof(fix),

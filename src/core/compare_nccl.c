@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/compare_group.h"
+#include "core/nccl_setting_fix.h"
 
 #define NAMES_SHOWN 32
 #define UNSET "(unset)"
@@ -41,7 +42,7 @@ struct setting_arg {
 
 static bool is_file(const char *source)
 {
-	return source && strcmp(source, "environment") != 0;
+	return source && !nccl_source_is_environment(source);
 }
 
 static void fix_setting(const struct compare_ctx *c, const void *arg, const char *want, const struct value_group *odd,

@@ -41,8 +41,17 @@ static void predict_layer(const struct host *host, const struct nccl_gid_env *en
 			pp->order = order;
 			nccl_gid_predict(v, port, env, &pp->gid);
 			pp->suggested = -1;
+			pp->suggested_family = pp->gid.family;
 			if (ll == LINK_LAYER_ETHERNET) {
-				gid_choose_port(port, host_find_netdev(host, port->netdev), pp->gid.family, &choice);
+				const struct netdev *nd = host_find_netdev(host, port->netdev);
+				int other = pp->gid.family == AF_INET ? AF_INET6 : AF_INET;
+
+				gid_choose_port(port, nd, pp->gid.family, &choice);
+				/* none of NCCL's family: the other family's GID is the answer, with NCCL_IB_ADDR_FAMILY */
+				if (!choice.found) {
+					gid_choose_port(port, nd, other, &choice);
+					pp->suggested_family = choice.found ? other : pp->suggested_family;
+				}
 				pp->suggested = choice.found ? (int)choice.entry->index : -1;
 			}
 			(*count)++;
@@ -88,11 +97,21 @@ static void ib_note(const struct nccl_version_advice *va, char *buf, size_t size
 	snprintf(buf, size, "; InfiniBand %s: by LID, no GID index to set", list);
 }
 
+/* An index as a user reads it: "none" where there is none (never -1). */
+static void index_text(int index, char *buf, size_t size)
+{
+	if (index < 0)
+		snprintf(buf, size, "none");
+	else
+		snprintf(buf, size, "%d", index);
+}
+
 /* "5 on every HCA" or "5 on mlx5_0/1, 7 on mlx5_1/1". */
 static void indices_text(const struct nccl_version_advice *va, bool suggested, char *buf, size_t size)
 {
 	bool same = true;
 	size_t len = 0;
+	char n[16];
 
 	for (size_t i = 1; i < va->port_count; i++)
 		same &= (suggested ? va->ports[i].suggested == va->ports[0].suggested
@@ -100,14 +119,15 @@ static void indices_text(const struct nccl_version_advice *va, bool suggested, c
 	buf[0] = '\0';
 	if (va->port_count && same) {
 		/* "every HCA" would take in the InfiniBand ones, which have no index to pick */
-		snprintf(buf, size, "%d on every %sHCA", suggested ? va->ports[0].suggested : va->ports[0].gid.index,
-			 va->ib_port_count ? "RoCE " : "");
+		index_text(suggested ? va->ports[0].suggested : va->ports[0].gid.index, n, sizeof(n));
+		snprintf(buf, size, "%s on every %sHCA", n, va->ib_port_count ? "RoCE " : "");
 		return;
 	}
-	for (size_t i = 0; i < va->port_count && len < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%d on %s/%u", i ? ", " : "",
-					suggested ? va->ports[i].suggested : va->ports[i].gid.index,
+	for (size_t i = 0; i < va->port_count && len < size; i++) {
+		index_text(suggested ? va->ports[i].suggested : va->ports[i].gid.index, n, sizeof(n));
+		len += (size_t)snprintf(buf + len, size - len, "%s%s on %s/%u", i ? ", " : "", n,
 					va->ports[i].device->name, va->ports[i].port->num);
+	}
 }
 
 /* The one index every port's suggestion agrees on, or -1. */
@@ -119,6 +139,29 @@ static int common_suggestion(const struct nccl_version_advice *va)
 		if (va->ports[i].suggested != s)
 			return -1;
 	return s;
+}
+
+/* The family the ports' suggestions are of when it is not the one NCCL looks for (every RoCE port alike), or 0. */
+static int other_family(const struct nccl_version_advice *va)
+{
+	int f = va->port_count ? va->ports[0].suggested_family : 0;
+
+	for (size_t i = 0; i < va->port_count; i++)
+		if (va->ports[i].suggested_family != f || va->ports[i].suggested_family == va->ports[i].gid.family)
+			return 0;
+	return f;
+}
+
+static const char *family_name(int family)
+{
+	return family == AF_INET6 ? "AF_INET6" : "AF_INET";
+}
+
+void nccl_family_fix(int family, int index, char *buf, size_t size)
+{
+	snprintf(buf, size, "export NCCL_IB_ADDR_FAMILY=%s   # NCCL >= 2.21 then picks the RoCE v2 %s GID itself "
+		 "(index %d here)\nexport NCCL_IB_GID_INDEX=%d   # what NCCL before 2.21 needs (and any NCCL takes)",
+		 family_name(family), family == AF_INET6 ? "IPv6" : "IPv4", index, index);
 }
 
 static const char *lib_where(const struct nccl_version_advice *va)
@@ -174,6 +217,14 @@ static void advise_roce(const struct nccl_gid_env *env, struct nccl_version_advi
 			snprintf(va->fix, sizeof(va->fix), "unset NCCL_IB_GID_INDEX");
 			return;
 		}
+	}
+	if (common >= 0 && other_family(va) && chooses) {
+		snprintf(va->advice, sizeof(va->advice), "NCCL %s uses %s, not routable RoCE v2 everywhere: it looks for "
+			 "%s GIDs and the HCAs have RoCE v2 GIDs of %s only: set NCCL_IB_ADDR_FAMILY=%s (it then picks %d), "
+			 "or NCCL_IB_GID_INDEX=%d", name, list, family_name(va->ports[0].gid.family),
+			 family_name(other_family(va)), family_name(other_family(va)), common, common);
+		nccl_family_fix(other_family(va), common, va->fix, sizeof(va->fix));
+		return;
 	}
 	if (common >= 0) {
 		snprintf(va->advice, sizeof(va->advice), "NCCL %s uses %s, not routable RoCE v2 everywhere: set "
@@ -335,6 +386,13 @@ void nccl_advice_line(const struct nccl_version_advice *va, char *buf, size_t si
 		while (bad + 1 < va->port_count && va->ports[bad].gid.verdict == NCCL_GID_GOOD)
 			bad++;
 		*pin = common;
+		if (chooses && other_family(va)) {
+			snprintf(buf, size, "set NCCL_IB_ADDR_FAMILY=%s, or NCCL_IB_GID_INDEX=%d (it would pick %s, %s: it "
+				 "looks for %s GIDs, and the HCAs have RoCE v2 GIDs of %s only)%s", family_name(other_family(va)),
+				 common, uses, nccl_gid_verdict_name(va->ports[bad].gid.verdict),
+				 family_name(va->ports[0].gid.family), family_name(other_family(va)), note);
+			return;
+		}
 		snprintf(buf, size, "set NCCL_IB_GID_INDEX=%d (it would %s %s, %s%s)%s", common, chooses ? "pick" : "use",
 			 uses, nccl_gid_verdict_name(va->ports[bad].gid.verdict),
 			 chooses ? "" : ": before 2.21 NCCL does not choose", note);

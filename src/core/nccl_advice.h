@@ -17,6 +17,8 @@ struct nccl_port_prediction {
 	const struct rdma_port *port;
 	struct nccl_gid_prediction gid;
 	int suggested;                    /* what gid --suggest picks for the family; -1: none */
+	int suggested_family;             /* the family of suggested: NCCL's, or the other one where NCCL's has
+					   * no RoCE v2 GID on the port (an IPv6-only host under NCCL's AF_INET) */
 	size_t order;                     /* the port's place among the host's ports */
 };
 
@@ -31,7 +33,7 @@ struct nccl_version_advice {
 	size_t ib_port_count;
 	bool ok;                          /* every port gets a routable RoCE v2 GID of the family */
 	char advice[1536];
-	char fix[256];                    /* the command; "" when nothing is to be done */
+	char fix[512];                    /* the command; "" when nothing is to be done */
 };
 
 struct nccl_advice {
@@ -54,6 +56,11 @@ void nccl_advice_free(struct nccl_advice *a);
  * why no one index helps. *pin: the index to set, -1 when none is to be set. The advice must have been built
  * with NCCL_IB_GID_INDEX unset. */
 void nccl_advice_line(const struct nccl_version_advice *va, char *buf, size_t size, int *pin);
+
+/* The fix for a host whose RoCE v2 GIDs are all of family while NCCL looks for the other: NCCL_IB_ADDR_FAMILY
+ * for NCCL >= 2.21, which then picks index itself, and the index for any NCCL. One answer for nccl, gid --suggest,
+ * nccl-env and check. */
+void nccl_family_fix(int family, int index, char *buf, size_t size);
 
 /* "NCCL 2.18.3 (conda env train (/opt/conda/envs/train): /opt/.../libnccl.so.2.18.3)", or "(--nccl-version)". */
 void nccl_advice_name(const struct nccl_version_advice *va, char *buf, size_t size);

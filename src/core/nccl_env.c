@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/gid_suggest.h"
+#include "core/rail_speeds.h"
 
 static void add_var(struct nccl_env *env, const char *name, const char *value, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -134,50 +135,6 @@ static void leave_out(struct nccl_env *env, const struct rdma_device *d, const s
 	va_end(ap);
 }
 
-/* NCCL stripes a job over every port it opens, so a slower rail holds the others back: name the speeds and the
- * NCCL_IB_HCA that keeps only the fastest. Ports of unknown speed say nothing. */
-static void warn_mixed_speeds(const struct host *host, const struct nccl_port_ref *chosen, const double *gbps,
-			      size_t n, char *buf, size_t size)
-{
-	struct nccl_port_ref fastest[NCCL_LEFT_OUT_MAX];
-	double max = 0, min = 0;
-	size_t n_fast = 0, groups = 0, len;
-	char value[512];
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
-		if (gbps[i] <= 0)
-			return;
-		max = i == 0 || gbps[i] > max ? gbps[i] : max;
-		min = i == 0 || gbps[i] < min ? gbps[i] : min;
-	}
-	if (n < 2 || max == min)
-		return;
-	len = (size_t)snprintf(buf, size, "the chosen ports differ in speed:");
-	for (size_t i = 0; i < n && len < size; i++) {
-		bool first_of_speed = true;
-
-		for (size_t j = 0; j < i; j++)
-			first_of_speed &= gbps[j] != gbps[i];
-		if (!first_of_speed)
-			continue;
-		len += (size_t)snprintf(buf + len, size - len, "%s", groups++ ? ";" : "");
-		for (size_t j = i, k = 0; j < n && len < size; j++)
-			if (gbps[j] == gbps[i])
-				len += (size_t)snprintf(buf + len, size - len, "%s %s/%u", k++ ? "," : "",
-							chosen[j].device, chosen[j].port);
-		if (len < size)
-			len += (size_t)snprintf(buf + len, size - len, " at %g Gb/s", gbps[i]);
-	}
-	for (size_t i = 0; i < n && n_fast < NCCL_LEFT_OUT_MAX; i++)
-		if (gbps[i] == max)
-			fastest[n_fast++] = chosen[i];
-	nccl_hca_value(host, fastest, n_fast, false, value, sizeof(value));
-	if (len < size)
-		snprintf(buf + len, size - len, ". NCCL spreads a job over all of them and the slower rails hold the "
-			 "faster back; to keep only the fastest (%g Gb/s) rails: export NCCL_IB_HCA=%s", max, value);
-}
-
 int nccl_env_build(const struct host *host, int family, const char *socket_if, struct nccl_env *env, char *why,
 		   size_t why_size)
 {
@@ -188,6 +145,7 @@ int nccl_env_build(const struct host *host, int family, const char *socket_if, s
 	double gbps[NCCL_LEFT_OUT_MAX];
 	int common = -1, ret;
 	bool agree = true, exact = false;
+	struct rail_speeds speeds;
 
 	memset(env, 0, sizeof(*env));
 	for (size_t i = 0; i < host->device_count && ndev < 256; i++)
@@ -250,8 +208,9 @@ int nccl_env_build(const struct host *host, int family, const char *socket_if, s
 			 family == AF_INET ? "IPv4" : "IPv6");
 		return -ENODEV;
 	}
-	warn_mixed_speeds(host, chosen, gbps, env->port_count < NCCL_LEFT_OUT_MAX ? env->port_count : NCCL_LEFT_OUT_MAX,
-			  env->speed_warning, sizeof(env->speed_warning));
+	rail_speeds_judge(host, chosen, gbps, env->port_count < NCCL_LEFT_OUT_MAX ? env->port_count : NCCL_LEFT_OUT_MAX,
+			  &speeds);
+	rail_speeds_warning(&speeds, "chosen", env->speed_warning, sizeof(env->speed_warning));
 	if (!first_netdev[0] && !socket_if) {
 		snprintf(why, why_size, "no RoCE netdev has an %s address for NCCL's bootstrap socket; name one with "
 			 "--socket-if IFACE", family == AF_INET ? "IPv4" : "IPv6");
@@ -274,6 +233,9 @@ int nccl_env_build(const struct host *host, int family, const char *socket_if, s
 		snprintf(idx, sizeof(idx), "%d", common);
 		add_var(env, "NCCL_IB_GID_INDEX", idx, "RoCE v2 %s GID on every chosen port",
 			family == AF_INET ? "IPv4" : "IPv6");
+		/* NCCL >= 2.21 looks for AF_INET GIDs unless told: said here too, as check and nccl say it */
+		if (family == AF_INET6)
+			add_var(env, "NCCL_IB_ADDR_FAMILY", "AF_INET6", "NCCL >= 2.21 picks IPv6 GIDs itself only when told");
 	} else {
 		add_var(env, "NCCL_IB_ADDR_FAMILY", family == AF_INET ? "AF_INET" : "AF_INET6",
 			"the ports disagree on the GID index: NCCL >= 2.21 picks per HCA by family and version");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/nccl_setting_fix.h"
 #include "core/pair.h"
 #include "util/gidaddr.h"
 #include "util/text_append.h"
@@ -237,7 +238,7 @@ static void check_pinned(const struct pair_side *s, char node, int need, const c
 			 "NCCL_IB_GID_INDEX=%ld on %s is the index its rails use", pinned, name);
 		return;
 	}
-	if (need >= 0 && src && strcmp(src, "environment") != 0 && strrchr(src, ':'))
+	if (need >= 0 && !nccl_source_is_environment(src))
 		snprintf(fix, sizeof(fix), "sed -i '%ss|.*|NCCL_IB_GID_INDEX=%d|' %.*s   # on %s", strrchr(src, ':') + 1,
 			 need, (int)(strrchr(src, ':') - src), src, name);
 	else if (need >= 0)

@@ -12,7 +12,8 @@ enum port_column port_column_of(const char *id)
 {
 	/* Ids named here, then by area, so a new netdev.* or gid.* rule marks a sensible cell without an edit. */
 	static const struct { const char *id; enum port_column col; } map[] = {
-		{ "port.speed", PORT_COL_SPEED }, { "port.active_mtu", PORT_COL_MTU }, { "netdev.mtu", PORT_COL_MTU },
+		{ "port.speed", PORT_COL_SPEED }, { "port.rail_speed", PORT_COL_SPEED },
+		{ "port.active_mtu", PORT_COL_MTU }, { "netdev.mtu", PORT_COL_MTU },
 		{ "port.", PORT_COL_STATE },      { "netdev.", PORT_COL_NETDEV },     { "gid.", PORT_COL_GID },
 	};
 

@@ -17,6 +17,10 @@ down="$scratch/down"; cp -a "$FIX/cx6lx-2port" "$down"
 port1="$(readlink -f "$down/sys/class/infiniband/mlx5_1")/ports/1"
 echo down > "$down/sys/class/net/ens19f1np1/operstate"; echo 0 > "$down/sys/class/net/ens19f1np1/carrier"
 echo "1: DOWN" > "$port1/state"; echo "3: Disabled" > "$port1/phys_state"
+# ... a spare: the same with NCCL_IB_HCA unset (NCCL leaves the down port out, as gid --suggest does); $down names
+# both ports in the capture's environment, so NCCL is told to use the down one.
+spare="$scratch/spare"; cp -a "$down" "$spare"
+mkdir -p "$down/proc/self"; printf 'NCCL_IB_HCA=mlx5_0:1,mlx5_1:1\0' > "$down/proc/self/environ"
 # ... and one whose ens19f1np1 has no IPv4 address: mlx5_1's ::ffff: GIDs (4, 5) gone, as the kernel empties them.
 noip="$scratch/noip"; cp -a "$FIX/cx6lx-2port" "$noip"
 port1="$(readlink -f "$noip/sys/class/infiniband/mlx5_1")/ports/1"
@@ -27,16 +31,18 @@ done
 
 # ---- the layout on the eight-HCA host ----
 run --root "$FIX/eight-hca" check
-[ "$rc" -eq 0 ] && head -1 "$out" | grep -q '^verdict: info (0 fail, 0 warn, 5 info, 62 ok)$'
+[ "$rc" -eq 0 ] && head -1 "$out" | grep -q '^verdict: info (0 fail, 0 warn, 7 info, 62 ok)$'
 result "eight-hca: the verdict is the first line" $?
 sed -n 3p "$out" | grep -qE '^PORT +NETDEV +STATE +RATE +MTU +GID +NUMA$' \
-	&& [ "$(grep -cE '^mlx5_[0-9]/1 +eth[0-9] +ACTIVE +(100|200) Gb/s +9000 +3 +[01]$' "$out")" -eq 10 ] \
+	&& [ "$(grep -cE '^mlx5_[0-9]/1 +eth[0-9] +ACTIVE +(100 Gb/s!|200 Gb/s) +9000 +3 +[01]$' "$out")" -eq 10 ] \
 	&& grep -qE '^mlx5_7/1 +eth7 +ACTIVE +200 Gb/s +9000 +3 +1$' "$out"
 result "eight-hca: a table with one row per rail: port, netdev, state, speed, MTU, GID index, NUMA node" $?
 ! grep -qE '^  OK ' "$out" && grep -q '^62 ok finding(s) not shown: -v shows them$' "$out" \
-	&& grep -q '^  INFO  gid.env ' "$out" && [ "$(wc -l < "$out")" -le 35 ]
+	&& grep -q '^  INFO  gid.env ' "$out" && [ "$(wc -l < "$out")" -le 40 ]
 result "eight-hca: only the findings that are not ok, and a line counting the folded ok ones" $?
-! grep -q '!' "$out"; result "eight-hca: a clean table marks no cell" $?
+[ "$(grep -cE '^mlx5_[0-9]/1 .*!' "$out")" -eq 2 ] && grep -qE '^mlx5_0/1 +eth0 +ACTIVE +100 Gb/s! ' "$out" \
+	&& grep -qE '^mlx5_9/1 +eth9 +ACTIVE +100 Gb/s! ' "$out" && [ "$(grep -c '^  INFO  port.rail_speed ' "$out")" -eq 2 ]
+result "eight-hca: the table marks only the speed of the two 100 Gb/s ports, which port.rail_speed reports" $?
 run --root "$FIX/eight-hca" check -v
 [ "$rc" -eq 0 ] && [ "$(grep -c '^  OK    port.state ' "$out")" -eq 10 ] && [ "$(grep -c '^  OK ' "$out")" -eq 62 ] \
 	&& ! grep -q 'not shown' "$out" && head -1 "$out" | grep -q '^verdict: info'
@@ -46,7 +52,7 @@ run --root "$FIX/eight-hca" check --verbose --only netdev.mtu
 
 # ---- one finding per root cause ----
 run --root "$down" check
-[ "$rc" -eq 2 ] && grep -q '^  FAIL  netdev.state       ens19f1np1 (under mlx5_1/1) is down; mlx5_1/1: port is DOWN, physical state Disabled$' "$out" \
+[ "$rc" -eq 2 ] && grep -q '^  FAIL  netdev.state       ens19f1np1 (under mlx5_1/1) is down; mlx5_1/1: port is DOWN, physical state Disabled: its netdev is set down$' "$out" \
 	&& ! grep -q '^  FAIL  port.state' "$out" && [ "$(grep -c '^  FAIL ' "$out")" -eq 1 ] \
 	&& [ "$(grep -c 'fix: ip link set ens19f1np1 up' "$out")" -eq 1 ]
 result "a DOWN netdev is one finding (netdev.state naming the port too), not port.state and netdev.state" $?
@@ -65,6 +71,11 @@ result "JSON: the merged finding covers port.state; its port row marks netdev an
 run --root "$down" check -v --only port.state
 [ "$rc" -eq 2 ] && grep -q '^  FAIL  port.state         mlx5_1/1: port is DOWN' "$out"
 result "check --only port.state still reports the port on its own" $?
+run --root "$spare" check
+[ "$rc" -eq 0 ] && grep -q '^  INFO  port.state         mlx5_1/1 (ens19f1np1) is DOWN, physical state Disabled (its netdev is set down): NCCL opens only ACTIVE ports' "$out" \
+	&& grep -q '^        fix: ip link set ens19f1np1 up$' "$out" && grep -q '^             export NCCL_IB_HCA=^mlx5_1:1   # or leave' "$out" \
+	&& ! grep -q '^  FAIL ' "$out"
+result "a down port NCCL leaves out (NCCL_IB_HCA unset, the other port up) is reported with its fix and how to exclude it, not failed" $?
 run --root "$noip" --json check
 py 'import json,sys
 d=json.load(open(sys.argv[1])); bad=[f for f in d["findings"] if f["severity"]=="fail"]
@@ -106,7 +117,7 @@ e=[f for f in F if f["id"]=="gid.env"][0]; r=[f for f in F if f["id"]=="rdma.dev
 sys.exit(0 if (g["device"],g["port"],g["netdev"],g["file"])==("mlx5_3",1,"eth3",None)
   and (m["device"],m["port"],m["netdev"])==("mlx5_5",1,"eth5") and (e["device"],e["port"],e["netdev"],e["file"])==(None,None,None,None)
   and r["file"]=="/sys/class/infiniband" and e["fix_lines"]==["export NCCL_IB_GID_INDEX=3"]
-  and len(d["ports"])==10 and all(p["gid_index"]==3 and p["marked"]=={} and p["selected"] for p in d["ports"])
+  and len(d["ports"])==10 and all(p["gid_index"]==3 and p["marked"]==({"rate_gbps":"info"} if p["rate_gbps"]==100 else {}) and p["selected"] for p in d["ports"])
   and [p["numa_node"] for p in d["ports"]]==[0]*5+[1]*5 and d["ports"][1]["rate_gbps"]==200 else 1)'
 result "eight-hca JSON: a port subject gives device, port and its netdev; a netdev subject its port; ports rows" $?
 run --root "$FIX/check-seed000" --json check

@@ -12,8 +12,9 @@ FIX=$2
 
 # ---- --family ipv6: the netdev needs a global IPv6 address, not an IPv4 one ----
 run --root "$FIX/ipv6-only" check -v --family ipv6
-[ "$rc" -eq 0 ] && grep -q 'OK    netdev.ipv6 .*ens1np0 has a global IPv6 address' "$out" && ! grep -q 'netdev.ipv4' "$out"
-result "check --family ipv6 on ipv6-only: netdev.ipv6 ok, no netdev.ipv4, exit 0 (as gid --suggest and nccl-env)" $?
+[ "$rc" -eq 2 ] && grep -q 'OK    netdev.ipv6 .*ens1np0 has a global IPv6 address' "$out" && ! grep -q 'netdev.ipv4' "$out" \
+	&& [ "$(grep -c '^  FAIL ' "$out")" -eq 1 ] && grep -q '^  FAIL  gid.env .*NCCL_IB_ADDR_FAMILY are unset' "$out"
+result "check --family ipv6 on ipv6-only: netdev.ipv6 ok, no netdev.ipv4; only gid.env fails (unset, NCCL takes 0)" $?
 expect "gid --suggest --family ipv6 agrees on ipv6-only" 0 '^NCCL_IB_GID_INDEX=3$' -- --root "$FIX/ipv6-only" gid --suggest --family ipv6
 run --root "$FIX/cx6lx-2port" check --family ipv6 --only netdev.ipv6
 [ "$rc" -eq 2 ] && grep -q 'FAIL  netdev.ipv6 .*ens19f0np0 has no global IPv6 address' "$out" \

@@ -43,6 +43,25 @@ result "json: left_out [{device, port, netdev, reason}], ports without them" $?
 run --root "$U" gid --suggest mlx5_8:1
 [ "$rc" -eq 2 ] && grep -q '^mlx5_8/1 (eth8): left out - down' "$out"; result "a named port left out: exit 2 and why" $?
 expect "a named port that answers: exit 0" 0 '^NCCL_IB_GID_INDEX=3$' -- --root "$U" gid --suggest mlx5_7
+# check agrees: the port with no cable is one NCCL leaves out, reported with the cable advice, never failed
+run --root "$U" check
+grep -q '^  INFO  port.state         mlx5_8/1 (eth8) is DOWN, physical state Polling (no carrier: ' "$out" \
+	&& grep -q '^        fix: ethtool eth8   # .Link detected: no.: check the cable, the transceiver and the switch port' "$out" \
+	&& grep -q '^             mlxlink -d 0000:dc:00.0 -m ' "$out" && ! grep -q 'ip link set eth8 up' "$out" \
+	&& ! grep -qE '^  (FAIL|WARN) .*(eth8|mlx5_8)' "$out"
+result "check: the spare port with no cable is info with ethtool/mlxlink, not a netdev.state failure with ip link set up" $?
+# the ACTIVE port without an address still fails (NCCL opens it); both fixes give one exclusion, never two edits
+[ "$rc" -eq 2 ] && [ "$(grep -c '^  FAIL ' "$out")" -eq 1 ] && grep -q '^  FAIL  netdev.ipv4        eth9 ' "$out" \
+	&& [ "$(grep -c 'export NCCL_IB_HCA=^mlx5_8:1,mlx5_9:1   # ' "$out")" -eq 2 ] \
+	&& [ "$(grep -E '^ +(fix: )?export NCCL_IB_HCA=' "$out" | sed 's/ *#.*//; s/.*export //' | sort -u)" = 'NCCL_IB_HCA=^mlx5_8:1,mlx5_9:1' ]
+result "check: mlx5_9 (ACTIVE, no address) still fails; the two ports' fixes share one NCCL_IB_HCA exclusion" $?
+# with that exclusion in the job's environment: nothing fails, and the excluded spare is said to be left out
+X="$scratch/unused-excluded"; cp -a "$U" "$X"; mkdir -p "$X/proc/self"
+printf 'NCCL_IB_HCA=^mlx5_8:1,mlx5_9:1\0' > "$X/proc/self/environ"
+run --root "$X" check -v
+[ "$rc" -eq 0 ] && ! grep -qE '^  (FAIL|WARN) ' "$out" \
+	&& grep -q '^  OK    port.state         mlx5_8/1 is DOWN, physical state Polling, and left out by NCCL_IB_HCA=^mlx5_8:1,mlx5_9:1 (/proc/self/environ)' "$out"
+result "check: after the exclusion the host passes, the excluded spare reported as left out" $?
 
 # ---- one address on two netdevs of a port (the port's netdev and a VLAN on it) ----
 V="$FIX/cx6lx-vlan"

@@ -107,6 +107,17 @@ expect "NCCL_IB_ADDR_FAMILY=AF_INET6 on an IPv6-only port: 3, the global v2 entr
 	"mlx5_0/1 \(ens1np0\): 3 - NCCL chooses index 3 \(AF_INET6, RoCE v2\): 2001:db8:42::10 RoCE v2" -- --root "$scratch/v6" nccl --nccl-version 2.23
 expect "the same port for AF_INET (the default): no IPv4 GID, NCCL ends on a link-local one" 1 \
 	"\(AF_INET, RoCE v2\): fe80::" -- --root "$FIX/ipv6-only" nccl --nccl-version 2.23
+# ... and the answer is the one check and nccl-env give: NCCL_IB_ADDR_FAMILY=AF_INET6 and the index, never a -1
+! grep -q -- '-1' "$out" && grep -q 'set NCCL_IB_ADDR_FAMILY=AF_INET6 (it then picks 3), or NCCL_IB_GID_INDEX=3' "$out" \
+	&& grep -q '^  fix: export NCCL_IB_ADDR_FAMILY=AF_INET6   # ' "$out" && grep -q '^       export NCCL_IB_GID_INDEX=3   # ' "$out"
+result "nccl 2.23 on IPv6-only: set NCCL_IB_ADDR_FAMILY=AF_INET6 and index 3, no '-1'" $?
+nccl_fix=$(sed -n 's/^  fix: //p; s/^       export/export/p' "$out")
+run --root "$FIX/ipv6-only" check --family ipv6 --only gid.env
+[ "$rc" -eq 2 ] && grep -q '^  FAIL  gid.env ' "$out" && [ "$(sed -n 's/^        fix: //p; s/^             export/export/p' "$out")" = "$nccl_fix" ]
+result "check --family ipv6 on IPv6-only: gid.env fails with nccl's fix, word for word" $?
+run --root "$FIX/ipv6-only" nccl-env --family ipv6
+[ "$rc" -eq 0 ] && grep -q "^export NCCL_IB_GID_INDEX='3'" "$out" && grep -q "^export NCCL_IB_ADDR_FAMILY='AF_INET6'" "$out"
+result "nccl-env --family ipv6: the index and NCCL_IB_ADDR_FAMILY=AF_INET6" $?
 
 # ---- check's gid.env knows the NCCLs on the node ----
 expect "check: NCCL_IB_GID_INDEX unset with an NCCL 2.18 on the node is a warning naming it, with the export" 1 \

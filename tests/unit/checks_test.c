@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/checks.h"
+#include "core/nccl_env.h"
 #include "fixture_host.h"
 #include "util/edit_distance.h"
 #include "tap.h"
@@ -115,30 +116,150 @@ static void rdma_devices_fails_without_rdma(void)
 	host_free(&host);
 }
 
+/* check with NCCL_IB_HCA=hca (NULL: unset) selecting the ports, as cmd/check_probe.c sets it. */
+static struct findings run_checks_hca(const struct host *host, const char *hca)
+{
+	static struct nccl_if_list list;
+	struct findings f = { 0 };
+	struct check_input in = { .host = host, .family = AF_INET };
+
+	if (hca) {
+		nccl_if_list_parse(hca, NCCL_IB_HCA_ENTRIES_MAX, &list);
+		in.selection = &list;
+		in.port_selected = nccl_hca_port_selected;
+	}
+	checks_run(&in, &f);
+	return f;
+}
+
+/* mlx5_1 of cx6lx-2port down: its netdev set down (phys state Disabled), or up with no carrier (Polling). */
+static struct rdma_port *take_mlx5_1_down(struct host *host, bool set_down)
+{
+	struct rdma_port *p = port_of(host, "mlx5_1");
+	struct netdev *nd = netdev_of(host, "ens19f1np1");
+
+	if (!p || !nd)
+		return NULL;
+	p->state = 1;
+	strcpy(p->state_name, "DOWN");
+	p->phys_state = set_down ? 3 : 2;
+	strcpy(p->phys_state_name, set_down ? "Disabled" : "Polling");
+	strcpy(nd->operstate, "down");
+	nd->carrier = 0;
+	return p;
+}
+
 static void port_state_fails_on_a_down_port_with_the_netdev_command(void)
 {
 	struct host host;
 	struct findings f;
-	struct rdma_port *p;
 	const struct finding *it;
 
 	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
-	p = port_of(&host, "mlx5_1");
-	if (!p)
+	if (!take_mlx5_1_down(&host, true))
 		goto out;
-	p->state = 1;
-	strcpy(p->state_name, "DOWN");
-	p->phys_state = 3;
-	strcpy(p->phys_state_name, "Disabled");
-	strcpy(netdev_of(&host, "ens19f1np1")->operstate, "down");
-	f = run_checks(&host, NULL);
+	/* NCCL_IB_HCA names the port: NCCL is told to use it, and it is down */
+	f = run_checks_hca(&host, "mlx5_0:1,mlx5_1:1");
 	it = first_of(&f, "port.state", SEVERITY_FAIL);
-	CHECK(it && strcmp(it->subject, "mlx5_1/1") == 0 && strstr(it->fix, "ip link set ens19f1np1 up"));
+	CHECK(it && strcmp(it->subject, "mlx5_1/1") == 0 && strncmp(it->fix, "ip link set ens19f1np1 up\n", 26) == 0);
+	CHECK(it && !strstr(it->fix, "ethtool"));
 	it = first_of(&f, "netdev.state", SEVERITY_FAIL);
 	CHECK(it && strcmp(it->subject, "ens19f1np1") == 0);
 	CHECK(first_of(&f, "port.state", SEVERITY_OK) != NULL);   /* mlx5_0 stays fine */
 	findings_free(&f);
 out:
+	host_free(&host);
+}
+
+/* A port with no carrier: no command on the node brings it up; the fix is the cable, transceiver or switch. */
+static void port_state_without_carrier_names_the_cable_not_ip_link(void)
+{
+	struct host host;
+	struct findings f;
+	const struct finding *it;
+
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	if (!take_mlx5_1_down(&host, false))
+		goto out;
+	f = run_checks_hca(&host, "=mlx5_0,mlx5_1");
+	it = first_of(&f, "netdev.state", SEVERITY_FAIL);
+	CHECK(it && strncmp(it->fix, "ethtool ens19f1np1   # ", 23) == 0 && !strstr(it->fix, "ip link set"));
+	CHECK(it && strstr(it->fix, "mlxlink -d ") && strstr(it->message, "no carrier"));
+	CHECK(findings_worst(&f) == SEVERITY_FAIL);
+	findings_free(&f);
+out:
+	host_free(&host);
+}
+
+/* A down port NCCL leaves out (gid --suggest's and nccl-env's rule) while another port carries the job is reported,
+ * with how to exclude it, and fails nothing; a down port that is the host's last one still fails. */
+static void spare_down_port_is_reported_not_failed(void)
+{
+	struct host host;
+	struct findings f;
+	const struct finding *it;
+	struct rdma_port *p0;
+
+	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
+	if (!take_mlx5_1_down(&host, false) || !(p0 = port_of(&host, "mlx5_0")))
+		goto out;
+	f = run_checks_hca(&host, NULL);
+	it = first_of(&f, "port.state", SEVERITY_INFO);
+	CHECK(findings_worst(&f) < SEVERITY_WARN);
+	CHECK(it && strcmp(it->subject, "mlx5_1/1") == 0 && strstr(it->message, "no carrier") &&
+	      strstr(it->fix, "ethtool ens19f1np1") && strstr(it->fix, "\nexport NCCL_IB_HCA=^mlx5_1:1   # "));
+	CHECK(!first_of(&f, "netdev.state", SEVERITY_FAIL) && !first_of(&f, "gid.rocev2", SEVERITY_FAIL));
+	findings_free(&f);
+	/* excluded by NCCL_IB_HCA: not NCCL's port at all */
+	f = run_checks_hca(&host, "^mlx5_1");
+	CHECK(findings_worst(&f) < SEVERITY_WARN && !first_of(&f, "port.state", SEVERITY_INFO));
+	findings_free(&f);
+	/* set down (Disabled): ip link set up is the fix */
+	take_mlx5_1_down(&host, true);
+	f = run_checks_hca(&host, NULL);
+	it = first_of(&f, "port.state", SEVERITY_INFO);
+	CHECK(findings_worst(&f) < SEVERITY_WARN && it && strncmp(it->fix, "ip link set ens19f1np1 up\n", 26) == 0);
+	findings_free(&f);
+	/* both ports down: nothing carries the job */
+	p0->state = 1;
+	p0->phys_state = 2;
+	f = run_checks_hca(&host, NULL);
+	CHECK(first_of(&f, "port.state", SEVERITY_FAIL) && !first_of(&f, "port.state", SEVERITY_INFO));
+	findings_free(&f);
+out:
+	host_free(&host);
+}
+
+/* The ports NCCL uses at two speeds: check says so by nccl-env's rule, with the same words and the same
+ * NCCL_IB_HCA of the fastest; a port left out (NCCL_IB_HCA) is not counted. */
+static void rail_speed_reports_slower_ports_as_nccl_env_warns(void)
+{
+	struct host host;
+	struct findings f;
+	struct nccl_env env;
+	const struct finding *it;
+	char why[256], groups[600];
+	const char *open_paren;
+
+	CHECK(probe_fixture("eight-hca", &host) == 0);
+	f = run_checks_hca(&host, NULL);
+	CHECK(worst_of(&f, "port.rail_speed") == SEVERITY_INFO);
+	it = first_of(&f, "port.rail_speed", SEVERITY_INFO);
+	CHECK(it && strcmp(it->subject, "mlx5_0/1") == 0 && strncmp(it->fix, "export NCCL_IB_HCA=mlx5_1:1,mlx5_2:1,", 37) == 0);
+	CHECK(nccl_env_build(&host, AF_INET, NULL, &env, why, sizeof(why)) == 0);
+	open_paren = it ? strstr(it->message, "(the usable ports: ") : NULL;
+	CHECK(open_paren != NULL);
+	if (open_paren) {
+		snprintf(groups, sizeof(groups), "%s", open_paren + strlen("(the usable ports: "));
+		groups[strlen(groups) - 1] = '\0';
+		CHECK(strstr(env.speed_warning, groups) != NULL);
+	}
+	CHECK(strstr(env.speed_warning, "export NCCL_IB_HCA=mlx5_1:1,mlx5_2:1,") != NULL);
+	findings_free(&f);
+	/* only the 200 Gb/s rails selected: one speed */
+	f = run_checks_hca(&host, "^mlx5_0,mlx5_9");
+	CHECK(worst_of(&f, "port.rail_speed") == SEVERITY_OK);
+	findings_free(&f);
 	host_free(&host);
 }
 
@@ -232,7 +353,12 @@ static void family_ipv6_wants_a_global_ipv6_address_not_ipv4(void)
 	checks_run(&in, &f);
 	CHECK(worst_of(&f, "netdev.ipv4") == -1);
 	CHECK(worst_of(&f, "netdev.ipv6") == SEVERITY_OK);
-	CHECK(findings_worst(&f) <= SEVERITY_INFO);
+	/* only gid.env fails: with the index and NCCL_IB_ADDR_FAMILY unset every NCCL takes index 0, link-local */
+	for (size_t i = 0; i < f.count; i++)
+		CHECK(strcmp(f.items[i].id, "gid.env") == 0 || f.items[i].severity <= SEVERITY_INFO);
+	it = first_of(&f, "gid.env", SEVERITY_FAIL);
+	CHECK(it && strncmp(it->fix, "export NCCL_IB_ADDR_FAMILY=AF_INET6   # ", 40) == 0 &&
+	      strstr(it->fix, "\nexport NCCL_IB_GID_INDEX=3   # "));
 	findings_free(&f);
 	/* live: the addresses from netlink decide; a link-local one is not enough */
 	nd = netdev_of(&host, "ens1np0");
@@ -288,7 +414,7 @@ static void gid_env_on_an_infiniband_host(void)
 	f = run_checks(&host, "3");
 	it = first_of(&f, "gid.env", SEVERITY_INFO);
 	CHECK(worst_of(&f, "gid.env") == SEVERITY_INFO && it && strstr(it->message, "has no RoCE port to apply to"));
-	CHECK(it && it->fix && strcmp(it->fix, "unset NCCL_IB_GID_INDEX") == 0);
+	CHECK(it && it->fix && strncmp(it->fix, "unset NCCL_IB_GID_INDEX   # in the job's launcher", 49) == 0);
 	findings_free(&f);
 	host_free(&host);
 }
@@ -1056,6 +1182,9 @@ int main(int argc, char **argv)
 	RUN(clean_host_has_only_ok_and_info);
 	RUN(rdma_devices_fails_without_rdma);
 	RUN(port_state_fails_on_a_down_port_with_the_netdev_command);
+	RUN(port_state_without_carrier_names_the_cable_not_ip_link);
+	RUN(spare_down_port_is_reported_not_failed);
+	RUN(rail_speed_reports_slower_ports_as_nccl_env_warns);
 	RUN(netdev_mtu_and_active_mtu_warn_below_4096);
 	RUN(port_speed_warns_below_the_fastest_mode_only_when_known);
 	RUN(ipv6_only_port_fails_ipv4_and_rocev2);
