@@ -36,8 +36,8 @@ static void nic_fix(char *buf, size_t len, const char *netdev, unsigned prio)
 		snprintf(pfc + 2 * i, sizeof(pfc) - 2 * i, "%c,", i == prio ? '1' : '0');
 	pfc[15] = '\0';
 	snprintf(buf, len,
-		 "dcb pfc set dev %s prio-pfc %u:on            # iproute2; or, with MLNX_OFED:\n"
-		 "mlnx_qos -i %s --pfc %s --trust dscp\n"
+		 "dcb pfc set dev %s prio-pfc %u:on   # iproute2\n"
+		 "mlnx_qos -i %s --pfc %s --trust dscp   # or the same with MLNX_OFED\n"
 		 "# and PFC on priority %u on the switch port",
 		 netdev, prio, netdev, pfc, prio);
 }
@@ -101,8 +101,8 @@ static void lossless(const struct qos_port *p, const struct qos_job *job, struct
 	}
 	if (lossless_prio >= 0 && p->dcb.trust == QOS_TRUST_PCP && !p->vlan) {
 		snprintf(fix, sizeof(fix),
-			 "dcb app add dev %s dscp-prio 26:%d   # mlx5: the first DSCP entry turns trust dscp on; or:\n"
-			 "mlnx_qos -i %s --trust dscp\n"
+			 "dcb app add dev %s dscp-prio 26:%d   # mlx5: the first DSCP entry turns trust dscp on\n"
+			 "mlnx_qos -i %s --trust dscp   # or the same with MLNX_OFED\n"
 			 "export NCCL_IB_TC=106   # in the job's environment: DSCP 26",
 			 p->netdev, lossless_prio, p->netdev);
 		finding_add(out, "qos.lossless", SEVERITY_WARN, subject, fix,
