@@ -5,6 +5,7 @@
 # fix on that node, exit codes; bad options and bad peer files. Usage: pair_test.sh ROCE_DOCTOR FIXTURES
 BIN=$1 FIXTURES=$2
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/serve_port.sh"
 
 
 # python3 may be a slow shim (pyenv): ask it once for the interpreter itself
@@ -139,10 +140,9 @@ bad "nccl-env --peer-fixture without --peer" 64 'need --peer ADDR' -- --from "$f
 # The real serve client against a real serve on 127.0.0.1 (this host's own snapshot on both sides: no RDMA
 # device on a CI machine, so the rails are empty and the verdict is the nodes' own), then one that stops
 # answering (SIGSTOP): one line naming the peer, exit 3, within the --timeout per request.
-sport=$((30000 + ($$ * 11) % 20000))
-"$BIN" serve --bind 127.0.0.1 --port "$sport" >"$scratch/serve.log" 2>&1 &
+"$BIN" serve --bind 127.0.0.1 --port 0 >"$scratch/serve.log" 2>&1 &
 spid=$!
-for _ in $(seq 50); do grep -q listening "$scratch/serve.log" && break; sleep 0.1; done
+sport=$(serve_port "$scratch/serve.log" "$spid")
 run check --peer "127.0.0.1:$sport" --json --no-bw
 json_ok roce-doctor/pair/v1 && [ "$rc" -le 2 ] && grep -q "done: snapshot of" "$scratch/serve.log" &&
 	"$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["nodes"][1]["node"]=="b" else 1)' "$out"
