@@ -22,7 +22,7 @@
 #include "proto/pattern.h"
 #include "proto/reach.h"
 #include "util/gidaddr.h"
-#include "util/sha256.h"
+#include "util/hmac.h"
 
 #define LINGER_MAX 16
 #define LINGER_NS 2000000000ull   /* how long a closing connection may take to read our last frame */
