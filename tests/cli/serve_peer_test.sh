@@ -22,7 +22,8 @@ probe() {
 }
 # check NAME RC PATTERN MAX_SECONDS
 check() { [ "$rc" -eq "$2" ] && grep -qE -- "$3" "$out" && awk -v t="$took" -v m="$4" 'BEGIN { exit !(t < m) }'; result "$1 (${took}s)" $?; }
-started() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+# started FILE PATTERN: waits for PATTERN in FILE, at most 60 s (a python fake serve starts slowly under load)
+started() { for _ in $(seq 600); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 
 # ---- the real serve ----
 "$BIN" serve --bind 127.0.0.1 --port 0 >"$scratch/serve.log" 2>"$scratch/serve.err" &
