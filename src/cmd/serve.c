@@ -32,7 +32,7 @@ struct serve_state {
 
 static const struct argp_option serve_options[] = {
 	{ "bind", OPT_BIND, "ADDR", 0, "Listen on this address only (default: every address)", 0 },
-	{ "port", 'p', "N", 0, "TCP port (default 18516)", 0 },
+	{ "port", 'p', "N", 0, "TCP port (default 18516; 0: a free one, which the log names)", 0 },
 	{ "gid-index", 'x', "INDEX", 0, "GID index (default: what 'gid --suggest --peer CLIENT' picks)", 0 },
 	{ "max-qps", OPT_MAX_QPS, "N", 0, "Refuse tests with more QPs (default 64)", 0 },
 	{ "max-mem", OPT_MAX_MEM, "MiB", 0, "Refuse tests that need more registered memory (default 512)", 0 },
@@ -52,7 +52,7 @@ static error_t parse_serve(int key, char *arg, struct argp_state *state)
 		a->bind = arg;
 		return 0;
 	case 'p':
-		a->port = (unsigned)parse_count(state, "--port", arg, 1, 65535);
+		a->port = (unsigned)parse_count(state, "--port", arg, 0, 65535);
 		return 0;
 	case 'x':
 		a->gid_index = (int)parse_count(state, "-x", arg, 0, 65535);

@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "proto/channel.h"
-#include "util/sha256.h"
+#include "util/hmac.h"
+
+_Static_assert(PROTO_MAC_LEN == HMAC_SHA256_LEN, "a proof is one HMAC-SHA256");
 
 static const char client_context[] = "roce-doctor serve protocol 2: client proof";
 static const char serve_context[] = "roce-doctor serve protocol 2: serve proof";
@@ -22,7 +24,7 @@ void auth_mac(const struct secret *secret, bool by_serve, const uint8_t first[PR
 	const struct hmac_part parts[3] = { { first, PROTO_NONCE_LEN }, { second, PROTO_NONCE_LEN },
 					    { context, strlen(context) } };
 
-	hmac_sha256(secret->bytes, secret->len, parts, 3, out);
+	hmac_sha256_parts(secret->bytes, secret->len, parts, 3, out);
 }
 
 int auth_nonce(uint8_t out[PROTO_NONCE_LEN])

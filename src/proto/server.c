@@ -4,6 +4,7 @@
  * signalfd, so Ctrl-C and SIGTERM are just one more descriptor in every wait. */
 #include "proto/server.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <malloc.h>
 #include <poll.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "proto/auth.h"
@@ -20,7 +22,7 @@
 #include "proto/pattern.h"
 #include "proto/reach.h"
 #include "util/gidaddr.h"
-#include "util/sha256.h"
+#include "util/hmac.h"
 
 #define LINGER_MAX 16
 #define LINGER_NS 2000000000ull   /* how long a closing connection may take to read our last frame */
@@ -853,6 +855,19 @@ static void serve_client(struct server *srv, int fd, const struct sockaddr_stora
 	malloc_trim(0);
 }
 
+/* The port the kernel chose for --port 0: a script (the tests, many serves at once) reads it from the log
+ * instead of guessing a free one and racing others for it. */
+static unsigned bound_port(int fd)
+{
+	struct sockaddr_storage a;
+	socklen_t len = sizeof(a);
+
+	if (getsockname(fd, (struct sockaddr *)&a, &len) < 0)
+		return 0;
+	return ntohs(a.ss_family == AF_INET6 ? ((const struct sockaddr_in6 *)&a)->sin6_port
+					     : ((const struct sockaddr_in *)&a)->sin_port);
+}
+
 int serve_run(const struct serve_config *cfg, char *err, size_t err_size)
 {
 	struct server srv = { .cfg = cfg, .listen_fd = -1, .signal_fd = -1 };
@@ -875,7 +890,8 @@ int serve_run(const struct serve_config *cfg, char *err, size_t err_size)
 	ret = chan_listen(cfg->bind_addr, cfg->port, &srv.listen_fd, err, err_size);
 	if (ret)
 		goto out_signal;
-	logf_(&srv, NULL, "listening", "on %s port %u", cfg->bind_addr ? cfg->bind_addr : "every address", cfg->port);
+	logf_(&srv, NULL, "listening", "on %s port %u", cfg->bind_addr ? cfg->bind_addr : "every address",
+	      cfg->port ? cfg->port : bound_port(srv.listen_fd));
 	if (cfg->allowing)
 		logf_(&srv, NULL, "allowing", "%s", cfg->allowing);
 	while (!srv.stopping) {

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/sha256.h"
+#include "util/hmac.h"
 
 int secret_read(const char *path, struct secret *out, char *why, size_t why_size)
 {

@@ -38,7 +38,10 @@ run bw --help
 ! grep -q -- '--root' "$out"; result "bw --help does not offer --root" $?
 
 # ---- 4. sizes in the common spellings, one message per rule ----
-port=$((20000 + ($$ + 7) % 20000))
+# a port of 127.0.0.1 bound and held, not listening, while the test runs: nothing answers there, so a
+# connection to it is refused (python exits when the script ends and its stdin closes)
+coproc HOLD { python3 -c 'import socket, sys; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1], flush=True); sys.stdin.read()'; }
+read -r port <&"${HOLD[0]}"
 for s in 4KB 64kib 64KiB 64k 1MB 1mib 2m 4096B; do
 	run bw 127.0.0.1 -p "$port" --timeout 1 -s "$s"
 	[ "$rc" -ne 64 ] && ! grep -q 'bad --size' "$err"; result "bw -s $s is taken" $?

@@ -7,6 +7,8 @@ BIN=$1
 FIX=$2
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/serve_port.sh
+. "$(dirname "$0")/../lib/serve_port.sh"
 
 # ---- gid --suggest on every fixture ----
 expect "a: suggests 5" 0 '^NCCL_IB_GID_INDEX=5$' -- --root "$FIX/cx6lx-2port" gid --suggest
@@ -199,15 +201,15 @@ bad "bw --expect-gbps 0" 64 "bad --expect-gbps '0': expected a number more than 
 bad "bw --expect-gbps not a number" 64 "bad --expect-gbps '10G'" -- bw 127.0.0.1 --expect-gbps 10G
 bad "bw --expect-link-pct over 100" 64 "bad --expect-link-pct '120': expected a number more than 0 and at most 100" -- bw 127.0.0.1 --expect-link-pct 120
 bad "lat size 0" 64 "bad --size '0'" -- lat 127.0.0.1 -s 0
-bad "serve --port 0" 64 "bad --port '0'" -- serve --port 0
+bad "serve --port 65536" 64 "bad --port '65536'" -- serve --port 65536
 bad "serve --max-qps 0" 64 "bad --max-qps '0'" -- serve --max-qps 0
 bad "bw peer that does not resolve" 3 '^roce-doctor: cannot resolve no-such-host.invalid: ' -- bw no-such-host.invalid
 # bw, lat and serve refuse --root (tests/cli/cli_input_test.sh); their port choice on the fixture hosts is
 # tests/unit/perf_target_test.c. What follows runs on this host, with or without RDMA devices.
-rd_port=$((20000 + $$ % 20000))
-"$BIN" serve --bind 127.0.0.1 --port "$rd_port" >"$scratch/serve.log" 2>&1 &
+"$BIN" serve --bind 127.0.0.1 --port 0 >"$scratch/serve.log" 2>&1 &
 serve_pid=$!
-for _ in $(seq 50); do grep -q listening "$scratch/serve.log" && break; sleep 0.1; done
+rd_port=$(serve_port "$scratch/serve.log" "$serve_pid")
+result "serve --port 0: listens on a port the kernel picks, and the log names it ($rd_port)" $?
 bad "a second serve on the same port" 3 "cannot listen on 127.0.0.1 port $rd_port: Address already in use" -- serve --bind 127.0.0.1 --port "$rd_port"
 kill -TERM "$serve_pid"; wait "$serve_pid"; rc=$?
 [ "$rc" -eq 0 ] && grep -q 'stopped: SIGTERM' "$scratch/serve.log"; result "serve exits 0 on SIGTERM" $?

@@ -46,7 +46,10 @@ run --root "$FIX/no-rdma" check --only rdma.devices
 result "no-rdma (modules unknown): both fixes, Soft-RoCE on the host's eth0 rather than IFACE" $?
 
 # ---- --output: a bw or lat that never started leaves the file alone ----
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# a port of 127.0.0.1 bound and held, not listening, while the test runs: a connection to it is refused, and
+# no other test can start listening there in the meantime (python exits when the script ends)
+coproc HOLD { python3 -c 'import socket, sys; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1], flush=True); sys.stdin.read()'; }
+read -r port <&"${HOLD[0]}"
 mkdir "$scratch/out" && report=$scratch/out/report
 if "$BIN" gid --suggest >/dev/null 2>&1; then
 	for c in bw lat; do

@@ -5,6 +5,7 @@
 # fix on that node, exit codes; bad options and bad peer files. Usage: pair_test.sh ROCE_DOCTOR FIXTURES
 BIN=$1 FIXTURES=$2
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/serve_port.sh"
 
 
 # python3 may be a slow shim (pyenv): ask it once for the interpreter itself
@@ -171,10 +172,9 @@ bad "nccl-env --peer-fixture without --peer" 64 'need --peer ADDR' -- --from "$f
 # nothing asked of the serve); with node a from a fixture's snapshot, this host is a real peer b (no RDMA device
 # on a CI machine, so no rail is probed); then a serve that stops answering (SIGSTOP): one line naming the peer,
 # exit 3, within the --timeout per request.
-sport=$((30000 + ($$ * 11) % 20000))
-"$BIN" serve --bind 127.0.0.1 --port "$sport" >"$scratch/serve.log" 2>&1 &
+"$BIN" serve --bind 127.0.0.1 --port 0 >"$scratch/serve.log" 2>&1 &
 spid=$!
-for _ in $(seq 50); do grep -q listening "$scratch/serve.log" && break; sleep 0.1; done
+sport=$(serve_port "$scratch/serve.log" "$spid")
 for self in 127.0.0.1 localhost $(ip -o -4 addr show scope global 2>/dev/null | awk '{ sub("/.*", "", $4); print $4; exit }'); do
 	run check --peer "$self:$sport" --no-bw
 	[ "$rc" -eq 64 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q "^roce-doctor: --peer $self:$sport is this host (an address of [a-z0-9]* here)" "$err" &&

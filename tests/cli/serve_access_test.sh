@@ -10,17 +10,18 @@ set -u
 BIN=$1 PROBE=$3
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
+. "$here/../lib/serve_port.sh"
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$out" "$err" "$scratch"' EXIT
 
-port=$((21000 + ($$ * 13) % 20000))
-started() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
-# serve_on NAME PORT ARGS...: a serve on 127.0.0.1:PORT, its log in $scratch/NAME.log and NAME.err
+# serve_on NAME ARGS...: a serve on 127.0.0.1 and a port the kernel picks, in $port; its log in
+# $scratch/NAME.log and NAME.err. Status 1 when it never listened (its stderr then follows as comments).
 serve_on() {
-	local name=$1 p=$2; shift 2
-	"$BIN" serve --bind 127.0.0.1 --port "$p" "$@" >"$scratch/$name.log" 2>"$scratch/$name.err" &
-	pids+=($!)
-	started "$scratch/$name.log" allowing
+	local name=$1 pid; shift
+	"$BIN" serve --bind 127.0.0.1 --port 0 "$@" >"$scratch/$name.log" 2>"$scratch/$name.err" &
+	pid=$!; pids+=("$pid")
+	port=$(serve_port "$scratch/$name.log" "$pid") && return 0
+	sed 's/^/# serve: /' "$scratch/$name.err"; return 1
 }
 # probe ARGS...: peer_probe's line in $out, its stderr in $err, its exit status in $rc
 probe() { "$PROBE" "$@" >"$out" 2>"$err"; rc=$?; }
@@ -31,7 +32,7 @@ head -c 32 /dev/urandom | base64 >"$scratch/other"
 secret_text=$(head -c 40 "$scratch/secret")
 
 # ---- --allow ----
-serve_on outside "$port" --allow 10.0.0.0/8 --allow fd00:88::/64
+serve_on outside --allow 10.0.0.0/8 --allow fd00:88::/64
 result "serve --allow 10.0.0.0/8 --allow fd00:88::/64 listens" $?
 grep -q "allowing: 10.0.0.0/8, fd00:88::/64$" "$scratch/outside.log"; result "the log says which networks it answers" $?
 probe snapshot 127.0.0.1 "$port" 5
@@ -45,27 +46,28 @@ result "and says it on stderr" $?
 probe reach 127.0.0.1 "$port" 5 127.0.0.1 127.0.0.1 0
 [ "$rc" -eq 1 ] && grep -q "not in this serve's allow list" "$out"; result "a reach request from outside: refused too" $?
 
-serve_on default $((port + 1))
+serve_on default
 result "serve with the default allow list listens" $?
+dport=$port
 grep -qE "allowing: 127.0.0.0/8, ::1/128.* \(the default: loopback and the subnets of the RDMA netdevs" "$scratch/default.log"
 result "the default is said in the log: loopback and the RDMA netdevs' subnets" $?
-probe snapshot 127.0.0.1 $((port + 1)) 5
+probe snapshot 127.0.0.1 "$dport" 5
 [ "$rc" -eq 0 ] && grep -q "^snapshot host=" "$out"; result "loopback is in the default: snapshot answered" $?
 
-serve_on any $((port + 2)) --allow any
+serve_on any --allow any
 result "serve --allow any listens" $?
 grep -q "allowing: any address (--allow any): every client that reaches the port" "$scratch/any.log"
 result "--allow any is said in the log" $?
-serve_on zero $((port + 3)) --allow 0.0.0.0/0
+serve_on zero --allow 0.0.0.0/0
 grep -q "allowing: any address" "$scratch/zero.log"; result "--allow 0.0.0.0/0 opens it up as any does" $?
-probe snapshot 127.0.0.1 $((port + 3)) 5
+probe snapshot 127.0.0.1 "$port" 5
 [ "$rc" -eq 0 ]; result "--allow 0.0.0.0/0: answered" $?
 
 # while busy with one client: a second outside the allow list is refused as outside (not told it is busy, nor
 # by whom); one inside is refused as busy, without the other client's address
-serve_on busy $((port + 6)) --allow 127.0.0.1/32
+serve_on busy --allow 127.0.0.1/32
 result "serve --allow 127.0.0.1/32 listens" $?
-python3 - "$((port + 6))" >"$out" 2>&1 <<'PY'
+python3 - "$port" >"$out" 2>&1 <<'PY'
 import socket, struct, sys
 port = int(sys.argv[1])
 def frame(s):
@@ -102,9 +104,9 @@ for a in 10.0.0.0/33 fd00::/129 10.0.0 host.example ''; do
 done
 
 # ---- --secret-file ----
-sport=$((port + 4))
-serve_on secret "$sport" --secret-file "$scratch/secret"
+serve_on secret --secret-file "$scratch/secret"
 result "serve --secret-file listens" $?
+sport=$port
 PEER_PROBE_SECRET_FILE="$scratch/secret" probe snapshot 127.0.0.1 "$sport" 5
 [ "$rc" -eq 0 ] && grep -q "^snapshot host=" "$out"; result "the right secret: snapshot answered (both proofs checked)" $?
 PEER_PROBE_SECRET_FILE="$scratch/secret" probe reach 127.0.0.1 "$sport" 5 127.0.0.1 127.0.0.1 0
@@ -149,22 +151,21 @@ bad "check --peer without the secret: exit 3, one line" 3 "requires a shared sec
 bad "check --peer with another secret: exit 3, one line" 3 "wrong shared secret" -- --from "$scratch/a.json" check --peer "127.0.0.1:$sport" --no-bw --secret-file "$scratch/other"
 bad "nccl-env --peer without the secret: exit 3" 3 "requires a shared secret" -- --from "$scratch/a.json" nccl-env --peer "127.0.0.1:$sport"
 bad "check --peer --secret-file against a serve without one: the serve cannot prove it, exit 3" 3 \
-	"runs without --secret-file, so it cannot prove it knows our secret" -- --from "$scratch/a.json" check --peer "127.0.0.1:$((port + 1))" --no-bw --secret-file "$scratch/secret"
+	"runs without --secret-file, so it cannot prove it knows our secret" -- --from "$scratch/a.json" check --peer "127.0.0.1:$dport" --no-bw --secret-file "$scratch/secret"
 
 # A serve with another secret cannot pass itself off: the client checks the serve's proof.
-fport=$((port + 5))
-python3 - "$fport" >"$scratch/fake.out" 2>&1 <<'PY' &
+python3 - >"$scratch/fake.out" 2>&1 <<'PY' &
 import os, socket, struct, sys
-lis = socket.socket(); lis.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-lis.bind(("127.0.0.1", int(sys.argv[1]))); lis.listen(1); print("listening", flush=True)
+lis = socket.socket()
+lis.bind(("127.0.0.1", 0)); lis.listen(1); print("listening: on 127.0.0.1 port", lis.getsockname()[1], flush=True)
 s, _ = lis.accept()
 s.sendall(struct.pack(">IHHI", 0x52444F43, 2, 16, 36) + bytes([1, 0, 0, 0]) + os.urandom(32))
 s.recv(12 + 64)
 s.sendall(struct.pack(">IHHI", 0x52444F43, 2, 18, 32) + os.urandom(32))   # AUTH_OK with a made-up proof
 s.recv(100)
 PY
-pids+=($!)
-started "$scratch/fake.out" listening
+fake=$!; pids+=("$fake")
+fport=$(serve_port "$scratch/fake.out" "$fake")
 PEER_PROBE_SECRET_FILE="$scratch/secret" probe snapshot 127.0.0.1 "$fport" 5
 [ "$rc" -eq 1 ] && grep -q "does not prove it knows our secret" "$out"; result "a serve with a made-up proof: refused by the client" $?
 

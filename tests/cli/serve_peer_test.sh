@@ -9,10 +9,10 @@ set -u
 BIN=$1 PROBE=$3
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
+. "$here/../lib/serve_port.sh"
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$out" "$err" "$scratch"' EXIT
 
-port=$((30000 + ($$ * 7) % 20000))
 # probe ARGS...: runs the client, its line in $out, its exit status in $rc, the seconds it took in $took.
 probe() {
 	local t0=$EPOCHREALTIME
@@ -22,12 +22,13 @@ probe() {
 }
 # check NAME RC PATTERN MAX_SECONDS
 check() { [ "$rc" -eq "$2" ] && grep -qE -- "$3" "$out" && awk -v t="$took" -v m="$4" 'BEGIN { exit !(t < m) }'; result "$1 (${took}s)" $?; }
-started() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+# started FILE PATTERN: waits for PATTERN in FILE, at most 60 s (a python fake serve starts slowly under load)
+started() { for _ in $(seq 600); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 
 # ---- the real serve ----
-"$BIN" serve --bind 127.0.0.1 --port "$port" >"$scratch/serve.log" 2>"$scratch/serve.err" &
+"$BIN" serve --bind 127.0.0.1 --port 0 >"$scratch/serve.log" 2>"$scratch/serve.err" &
 pids+=($!)
-started "$scratch/serve.log" listening; result "serve listens on 127.0.0.1:$port" $?
+port=$(serve_port "$scratch/serve.log" $!); result "serve listens on 127.0.0.1:$port" $?
 
 "$BIN" snapshot --json-lines >"$scratch/own.json" 2>/dev/null
 host=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["identity"]["hostname"])' "$scratch/own.json")
@@ -41,8 +42,11 @@ picked=$(sed -nE 's/.* port=([0-9]+) .*/\1/p' "$out")
 read -r lo hi </proc/sys/net/ipv4/ip_local_port_range
 [ -n "$picked" ] && [ "$picked" -ge "$lo" ] && [ "$picked" -le "$hi" ]
 result "reach, port 0: the port is from the serve's ip_local_port_range ($picked in $lo..$hi)" $?
-free=$((port + 1))
-probe reach 127.0.0.1 "$port" 5 127.0.0.1 127.0.0.1 "$free"
+for _ in 1 2 3; do
+	free=$(free_port)
+	probe reach 127.0.0.1 "$port" 5 127.0.0.1 127.0.0.1 "$free"
+	grep -q "is in use" "$out" || break   # another process took it in between: another one
+done
 check "reach, a named port: listened on exactly that port" 0 "^ARRIVED ret=0 port=$free " 5
 grep -qE "done: reach 127.0.0.1:$free: arrived from 127.0.0.1:[0-9]+" "$scratch/serve.log"
 result "serve logs where the connection came from" $?
@@ -85,13 +89,12 @@ kill -0 "${pids[0]}"; result "serve is still running" $?
 
 # ---- serve under valgrind: snapshot, reach, a client leaving, SIGTERM while a listener waits ----
 if command -v valgrind >/dev/null && ! ldd "$BIN" 2>/dev/null | grep -q libasan; then
-	vport=$((port + 3))
 	valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 \
 		--suppressions="$here/../serve/libibverbs.supp" --suppressions="$here/../valgrind/glibc-nss.supp" \
-		--log-file="$scratch/serve-vg.log" "$BIN" serve --bind 127.0.0.1 --port "$vport" >"$scratch/vserve.log" 2>&1 &
+		--log-file="$scratch/serve-vg.log" "$BIN" serve --bind 127.0.0.1 --port 0 >"$scratch/vserve.log" 2>&1 &
 	vserve=$!
 	pids+=("$vserve")
-	started "$scratch/vserve.log" listening; result "serve under valgrind listens" $?
+	vport=$(serve_port "$scratch/vserve.log" "$vserve"); result "serve under valgrind listens" $?
 	probe snapshot 127.0.0.1 "$vport" 30
 	check "serve under valgrind: snapshot" 0 "^snapshot host=$host " 30
 	probe reach 127.0.0.1 "$vport" 10 127.0.0.1 127.0.0.1 0

@@ -3,6 +3,8 @@
 # Every tracked source file carries the GPL-2.0-only SPDX line (tools/spdx-headers --check over the tree),
 # and the tool itself adds each comment form where it belongs (a planted repository, so a tool that adds
 # nothing, or adds it wrongly, fails here before the tree check can pass on files nobody annotated).
+# The tool reads git's list of files: without git, or from a tree that is no git checkout (a release
+# tarball, the Debian package build), those cases are skipped with the reason.
 #   spdx_test.sh SOURCE_ROOT
 set -u
 src=$1
@@ -14,7 +16,12 @@ judge() { # NAME STATUS [DETAIL]
 		failed=$((failed + 1)); echo "not ok $n - $1"; [ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /'
 	fi
 }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+if ! command -v git >/dev/null; then
+	skip "tools/spdx-headers on a planted repository and on the tree" "git is not installed (the tool lists git's files)"
+	echo "1..$n"; exit 0
+fi
 
 # the planted repository: one file of each form, a fixture and a log that must stay untouched
 r=$tmp/repo
@@ -43,8 +50,13 @@ judge "--add twice adds once" "$(cmp -s "$r/src/a.c" "$tmp/a.c.once"; echo $?)"
 "$tool" --check "$r" >"$tmp/out" 2>&1
 judge "--check after --add: exit 0" $? "$(cat "$tmp/out")"
 
-# the tree itself
-"$tool" --check "$src" >"$tmp/out" 2>&1
-judge "every tracked source file of the tree has the SPDX line (tools/spdx-headers --add adds them)" $? "$(head -30 "$tmp/out")"
+# the tree itself, where it is a git checkout of its own (not a tarball unpacked inside another repository)
+top=$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)
+if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$(cd "$src" && pwd -P)" ]; then
+	"$tool" --check "$src" >"$tmp/out" 2>&1
+	judge "every tracked source file of the tree has the SPDX line (tools/spdx-headers --add adds them)" $? "$(head -30 "$tmp/out")"
+else
+	skip "every tracked source file of the tree has the SPDX line" "$src is not a git checkout (a release tarball): no list of tracked files"
+fi
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The Debian package end to end: dpkg-buildpackage from a clean copy of the tree, lintian, dpkg -i into a
-# throwaway root (maintainer scripts run there, under a static busybox sh), the installed binary's --version
+# The Debian package end to end: dpkg-buildpackage from a clean copy of the tree with its tests on, as Debian
+# builds it (dh_auto_test runs the unit and cli suites there, in parallel, as root, from a tree without
+# .git), lintian, dpkg -i into a throwaway root (maintainer scripts run there, under a static busybox sh), the installed binary's --version
 # and check, the unit through systemd-analyze, then a systemd-nspawn container booting the real systemd
 # over that root, where roce-doctor-serve.service is enabled, started, answers, restarts and stops.
 #   deb_test.sh SOURCE_ROOT FIXTURES     (root; skips what a missing tool cannot do)
@@ -23,15 +24,25 @@ for tool in dpkg-buildpackage dh; do
 done
 [ "$(id -u)" -eq 0 ] || { skip "package build" "not root (dpkg --root)"; finish; }
 
-# 1. the clean copy: what git tracks (and new files not ignored), nothing of build/ or obj-*/
+# 1. the clean copy: what git archive of the working tree would hold, tracked files and new ones not ignored,
+# nothing of build/ or obj-*/ and no .git: a release tarball. In a clean clone that is git archive HEAD; on a
+# developer's tree it includes the edits about to be committed, which are what the run should test.
+git -C "$src" rev-parse --git-dir >/dev/null 2>&1 ||
+	{ skip "package build" "$src is not a git checkout: no list of the files a clean copy holds"; finish; }
 mkdir "$tmp/src"
 git -C "$src" ls-files -z -co --exclude-standard | (cd "$src" && tar --null -T - -cf -) | tar -C "$tmp/src" -xf -
+# Built once, tests on; the one .deb then serves every case below.
 start=$SECONDS
-(cd "$tmp/src" && DEB_BUILD_OPTIONS="parallel=2 nocheck" dpkg-buildpackage -us -uc -b) >"$tmp/build.log" 2>&1
+(cd "$tmp/src" && DEB_BUILD_OPTIONS="parallel=2" dpkg-buildpackage -us -uc -b) >"$tmp/build.log" 2>&1
 rc=$?
 deb=$(ls "$tmp"/roce-doctor_*_*.deb 2>/dev/null | head -1)
-judge "dpkg-buildpackage -us -uc -b builds roce-doctor_*.deb ($((SECONDS - start)) s)" \
+judge "dpkg-buildpackage -us -uc -b, tests on, builds roce-doctor_*.deb ($((SECONDS - start)) s)" \
 	"$([ $rc -eq 0 ] && [ -n "$deb" ]; echo $?)" "$tmp/build.log"
+awk '/^Summary of Failures:/ { f = 1 } f && /roce-doctor:/ { print "# failed in the package build: " $0 }' "$tmp/build.log"
+ran=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' "$tmp/build.log" | tail -1)
+judge "the package build ran the unit and cli suites, none failed (${ran:-no} tests passed)" \
+	"$([ -n "$ran" ] && [ "$ran" -gt 0 ] && grep -qE '^Fail: +0 *$' "$tmp/build.log" &&
+		grep -qE '^Timeout: +0 *$' "$tmp/build.log"; echo $?)" "$tmp/build.log"
 [ -n "$deb" ] || finish
 dpkg-deb -c "$deb" >"$tmp/contents"
 for f in ./usr/bin/roce-doctor ./usr/share/man/man1/roce-doctor.1.gz ./lib/systemd/system/roce-doctor-serve.service \

@@ -7,22 +7,21 @@
 set -u
 BIN=$1
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/serve_port.sh"
 dir=$(mktemp -d)
 trap 'kill "$serve" 2>/dev/null; rm -rf "$dir"' EXIT
 n=0 failed=0
 result() { n=$((n + 1)); if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else failed=$((failed + 1)); echo "not ok $n - $1"; fi; }
 
-port=$((20000 + ($$ * 7) % 20000))
 vg=()
 # An ASan build checks itself (and valgrind cannot run it).
 if command -v valgrind >/dev/null && ! ldd "$BIN" 2>/dev/null | grep -q libasan; then
 	vg=(valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 --quiet
 		--suppressions="$here/libibverbs.supp" --log-file="$dir/valgrind.log")
 fi
-"${vg[@]}" "$BIN" serve --bind 127.0.0.1 --port "$port" --max-qps 4 --max-mem 16 >"$dir/serve.log" 2>"$dir/serve.err" &
+"${vg[@]}" "$BIN" serve --bind 127.0.0.1 --port 0 --max-qps 4 --max-mem 16 >"$dir/serve.log" 2>"$dir/serve.err" &
 serve=$!
-for _ in $(seq 100); do grep -q listening "$dir/serve.log" 2>/dev/null && break; sleep 0.1; done
-grep -q listening "$dir/serve.log"; result "serve listens on 127.0.0.1:$port" $?
+port=$(serve_port "$dir/serve.log" "$serve"); result "serve listens on 127.0.0.1:$port" $?
 
 python3 "$here/hostile_client.py" 127.0.0.1 "$port" --max-qps 4 --max-mem-mib 16 --no-rdma --quick >"$dir/client.out" 2>&1
 rc=$?

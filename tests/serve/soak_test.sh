@@ -11,6 +11,7 @@
 set -u
 BIN=$1 COUNT=$2 MODE=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/serve_port.sh"
 dir=$(mktemp -d)
 trap 'kill "$serve" 2>/dev/null; rm -rf "$dir"' EXIT
 n=0 failed=0
@@ -26,13 +27,11 @@ if [ "$MODE" = valgrind ]; then
 		--suppressions="$here/libibverbs.supp" --suppressions="$here/../valgrind/glibc-nss.supp"
 		--log-file="$dir/valgrind.log")
 fi
-port=$((22000 + ($$ * 17) % 20000))
 (umask 077; head -c 32 /dev/urandom | base64 >"$dir/secret")
-ROCE_DOCTOR_TEST_HELLO_TIMEOUT_MS=1000 "${vg[@]}" "$BIN" serve --bind 127.0.0.1 --port "$port" \
+ROCE_DOCTOR_TEST_HELLO_TIMEOUT_MS=1000 "${vg[@]}" "$BIN" serve --bind 127.0.0.1 --port 0 \
 	--secret-file "$dir/secret" >"$dir/serve.log" 2>"$dir/serve.err" &
 serve=$!
-for _ in $(seq 200); do grep -q listening "$dir/serve.log" 2>/dev/null && break; sleep 0.1; done
-grep -q listening "$dir/serve.log"; result "serve listens on 127.0.0.1:$port" $?
+port=$(serve_port "$dir/serve.log" "$serve"); result "serve listens on 127.0.0.1:$port" $?
 
 python3 "$here/soak.py" 127.0.0.1 "$port" "$serve" "$dir/secret" --count "$COUNT" --burst 100 --hello-timeout 1 \
 	>"$dir/soak.out" 2>&1
