@@ -132,7 +132,7 @@ _roce_doctor_words_of()
 		nccl-env) compgen -W "--format --socket-if --nccl-version --family --peer --master-port --timeout --secret-file --peer-fixture \
 			$_roce_doctor_host" -- "$cur" ;;
 		nccl) compgen -W "--nccl-version --root --from $_roce_doctor_quiet" -- "$cur" ;;
-		topo) compgen -W "--root $_roce_doctor_quiet" -- "$cur" ;;
+		topo) compgen -W "--root --from $_roce_doctor_quiet" -- "$cur" ;;
 		snapshot) compgen -W "--json-lines --root $_roce_doctor_quiet" -- "$cur" ;;
 		compare)
 			case $cur in

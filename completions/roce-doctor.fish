@@ -126,7 +126,7 @@ complete -c $c -n 'not __roce_doctor_using serve' -l output -r -F -d 'Write the 
 complete -c $c -n 'not __roce_doctor_using serve' -l pretty -d 'Indent the JSON document'
 complete -c $c -n 'not __roce_doctor_using serve' -l compact -d 'Print the JSON document on one line'
 set -l tree '- devices gid check nccl-env nccl topo snapshot explain counters'
-set -l model '- devices gid check nccl-env nccl explain'
+set -l model '- devices gid check nccl-env nccl explain topo'
 complete -c $c -n "__roce_doctor_using $tree" -l root -x -a '(__fish_complete_directories)' -d 'Read /sys, /proc and /etc under DIR'
 complete -c $c -n "__roce_doctor_using $model" -l from -r -F -d 'Answer from a snapshot (- reads stdin)'
 complete -c $c -n '__roce_doctor_using gid check nccl-env compare explain' -l family -x -a 'ipv4 ipv6' -d 'Address family of the RoCE v2 GID'

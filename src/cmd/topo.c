@@ -182,6 +182,34 @@ static json_t *topo_doc(const struct pci_topology *t)
 	return doc;
 }
 
+/* --from: the PCI placement the snapshot recorded for check's gpu.* findings, the same model topo reads. */
+static int topo_from_snapshot(struct app *app)
+{
+	struct system_state system;
+	struct host host;
+	bool known = false;
+	json_t *doc;
+	int code = app_read_snapshot(app, &host, &system, &known);
+
+	if (code != EXIT_OK)
+		return code;
+	if (!known || !system.pci_read) {
+		fprintf(stderr, "roce-doctor topo: snapshot %s has no PCI placement (an older roce-doctor took it): take it "
+			"again with `roce-doctor snapshot > FILE`\n", app_from_name(app));
+		code = EXIT_CANNOT_RUN;
+	} else {
+		struct notes none = { 0 };
+
+		doc = topo_doc(&system.pci);
+		code = app_emit(app, doc, &none, topo_print_text, EXIT_OK);
+		json_decref(doc);
+	}
+	if (known)
+		system_free(&system);
+	host_free(&host);
+	return code;
+}
+
 int cmd_topo(struct app *app, int argc, char **argv)
 {
 	struct notes notes = { 0 };
@@ -190,10 +218,12 @@ int cmd_topo(struct app *app, int argc, char **argv)
 	json_t *doc;
 	int ret, code;
 
-	if (command_parse(&topo_argp, COMMON_ROOT, argc, argv, NULL, app) != 0)
+	if (command_parse(&topo_argp, COMMON_ROOT | COMMON_FROM, argc, argv, NULL, app) != 0)
 		return EXIT_USAGE;
 	if (app_layout_needs_json(app, "topo", app->json, false) != EXIT_OK)
 		return EXIT_USAGE;
+	if (app->from_file)
+		return topo_from_snapshot(app);
 	ret = rootfs_open(&root, app->root_dir);
 	if (ret < 0) {
 		fprintf(stderr, "roce-doctor: cannot open root directory %s: %s\n", app->root_dir ? app->root_dir : "/",

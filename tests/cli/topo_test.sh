@@ -132,7 +132,15 @@ result "check seed000: GPU1 has no NIC closer than SYS" $?
 bad "topo takes no argument" 64 "unexpected argument 'mlx5_0'" -- --root "$D" topo mlx5_0
 bad "topo: unknown option" 64 "unrecognized option '--bogus'" -- topo --bogus
 bad "topo: a root that does not exist" 3 "cannot open root directory $scratch/nope" -- --root "$scratch/nope" topo
-bad "topo refuses --from" 64 "from" -- --from "$scratch/none.json" topo
+# --from: the snapshot's PCI placement (what check --from's gpu.* findings use) gives topo's document byte for byte
+for f in dgx-h100 h100-vm gb10-twin eight-hca; do
+	"$BIN" --root "$FIX/$f" snapshot --output "$scratch/$f.snap.json" 2>/dev/null
+	"$BIN" --root "$FIX/$f" --json topo > "$scratch/$f.root.json" 2>/dev/null
+	run --from "$scratch/$f.snap.json" --json topo
+	[ "$rc" -eq 0 ] && cmp -s "$out" "$scratch/$f.root.json"
+	result "topo --from a snapshot of $f: the same document as --root" $?
+done
+bad "topo --from a file that is no snapshot: one line, exit 3" 3 "snapshot" -- --from "$scratch/none.json" topo
 expect "topo --help names the relations" 0 'PIX, PXB, PHB, NODE, SYS' -- topo --help
 
 tap_end
