@@ -8,21 +8,6 @@
 static const char *const trust_names[] = { "unknown", "pcp", "dscp" };
 static const char *const source_names[] = { "none", "apptrust", "app table", "sysfs", "mlnx_qos" };
 
-static json_t *bytes_json(const uint8_t *v, bool known)
-{
-	json_t *list;
-
-	if (!known)
-		return json_null();
-	list = json_array();
-	for (unsigned i = 0; list && i < QOS_PRIOS; i++)
-		if (!append(list, json_integer(v[i]))) {
-			json_decref(list);
-			return NULL;
-		}
-	return list;
-}
-
 static json_t *counts_json(const uint64_t *v, bool known)
 {
 	json_t *list;
@@ -36,6 +21,15 @@ static json_t *counts_json(const uint64_t *v, bool known)
 			return NULL;
 		}
 	return list;
+}
+
+static json_t *bytes_json(const uint8_t *v, bool known)
+{
+	uint64_t wide[QOS_PRIOS];
+
+	for (unsigned i = 0; i < QOS_PRIOS; i++)
+		wide[i] = v[i];
+	return counts_json(wide, known);
 }
 
 /* [[dscp, priority], ...] for the mapped DSCPs, ascending. */

@@ -159,17 +159,23 @@ static bool in_trusted(const struct ld_search *s, const char *name, char *path, 
 	return false;
 }
 
-/* A plain search (no RPATH): what a preloaded bare name or a plain program's dlopen() gets. */
-static enum nccl_load_by plain(const struct ld_search *s, const char *name, char *path, size_t size)
+/* The last two places ld.so looks, for every program: the cache, then its trusted directories. */
+static enum nccl_load_by system_search(const struct ld_search *s, const char *name, char *path, size_t size)
 {
-	if (in_list(s, s->library_path, NULL, name, path, size))
-		return NCCL_LOAD_LD_LIBRARY_PATH;
 	if (in_cache(s, name, path, size))
 		return NCCL_LOAD_CACHE;
 	if (in_trusted(s, name, path, size))
 		return NCCL_LOAD_SYSTEM_DIR;
 	path[0] = '\0';
 	return NCCL_LOAD_NONE;
+}
+
+/* A plain search (no RPATH): what a preloaded bare name or a plain program's dlopen() gets. */
+static enum nccl_load_by plain(const struct ld_search *s, const char *name, char *path, size_t size)
+{
+	if (in_list(s, s->library_path, NULL, name, path, size))
+		return NCCL_LOAD_LD_LIBRARY_PATH;
+	return system_search(s, name, path, size);
 }
 
 /* A preloaded object satisfies NEEDED name when its SONAME is name (ld.so's _dl_name_match_p). Entries are
@@ -211,10 +217,5 @@ enum nccl_load_by ld_search_find(const struct ld_search *s, const char *name, co
 		return NCCL_LOAD_LD_LIBRARY_PATH;
 	if (runpath && in_list(s, dyn->runpath, origin, name, path, size))
 		return NCCL_LOAD_RUNPATH;
-	if (in_cache(s, name, path, size))
-		return NCCL_LOAD_CACHE;
-	if (in_trusted(s, name, path, size))
-		return NCCL_LOAD_SYSTEM_DIR;
-	path[0] = '\0';
-	return NCCL_LOAD_NONE;
+	return system_search(s, name, path, size);
 }

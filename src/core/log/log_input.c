@@ -75,6 +75,20 @@ bool log_text_is_binary(const char *buf, size_t len, size_t *bad)
 	return n * 4 > len;
 }
 
+/* Moves what fits of *buf (*len bytes) onto the end of dst (*have of cap bytes used); whether dst is full. */
+static bool fill(char *dst, size_t *have, size_t cap, const char **buf, size_t *len)
+{
+	size_t take = cap - *have;
+
+	if (take > *len)
+		take = *len;
+	memcpy(dst + *have, *buf, take);
+	*have += take;
+	*buf += take;
+	*len -= take;
+	return *have == cap;
+}
+
 /* Decoded text: held in the sample until it is judged, then handed to the scan. */
 static void emit(struct log_input *in, const void *buf, size_t len)
 {
@@ -82,15 +96,7 @@ static void emit(struct log_input *in, const void *buf, size_t len)
 
 	in->decoded += len;
 	if (!in->classified) {
-		size_t take = LOG_INPUT_SAMPLE - in->sample_len;
-
-		if (take > len)
-			take = len;
-		memcpy(in->sample + in->sample_len, b, take);
-		in->sample_len += take;
-		b += take;
-		len -= take;
-		if (in->sample_len < LOG_INPUT_SAMPLE)
+		if (!fill(in->sample, &in->sample_len, LOG_INPUT_SAMPLE, &b, &len))
 			return;
 		in->classified = true;
 		in->binary = log_text_is_binary(in->sample, in->sample_len, &in->sample_bad);
@@ -303,19 +309,11 @@ int log_input_init(struct log_input *in, struct log_scan *scan)
 
 int log_input_feed(struct log_input *in, const void *buf, size_t len)
 {
-	const unsigned char *b = buf;
+	const char *b = buf;
 	int rc;
 
 	if (!in->format_known) {
-		size_t take = sizeof(in->head) - in->head_len;
-
-		if (take > len)
-			take = len;
-		memcpy(in->head + in->head_len, b, take);
-		in->head_len += take;
-		b += take;
-		len -= take;
-		if (in->head_len < sizeof(in->head))
+		if (!fill((char *)in->head, &in->head_len, sizeof(in->head), &b, &len))
 			return 0;
 		rc = start(in);
 		if (rc == 0)
@@ -323,7 +321,7 @@ int log_input_feed(struct log_input *in, const void *buf, size_t len)
 		if (rc < 0)
 			return rc;
 	}
-	return decode(in, b, len);
+	return decode(in, (const unsigned char *)b, len);
 }
 
 int log_input_finish(struct log_input *in)
