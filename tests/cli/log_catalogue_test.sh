@@ -25,6 +25,12 @@ rc=$?
 	[ "$(tail -n +2 "$cat/nccl-messages.tsv" | sort -u | wc -l)" -eq "$(tail -n +2 "$cat/nccl-messages.tsv" | wc -l)" ]
 result "nccl-messages.tsv has the script's header and no duplicate row" $?
 
+# a directory with no pinned calls: one line naming it, exit 1, no TSV
+"$tools/extract-nccl" --from-pinned "$scratch" >"$out" 2>"$err"
+rc=$?
+[ "$rc" -eq 1 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -qF "no TAG.calls file in $scratch" "$err"
+result "extract-nccl --from-pinned on a directory without calls: one line, exit 1" $?
+
 "$tools/coverage" "$cat/nccl-messages.tsv" "$LOG_ROWS" >"$out" 2>"$err"
 rc=$?
 [ "$rc" -eq 0 ] && grep -q "^explain's NCCL rows: " "$out"
