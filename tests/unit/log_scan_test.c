@@ -154,6 +154,71 @@ static void log_scan_results_header_without_row_is_a_hang(void)
 #undef LAT_HEADER
 }
 
+/* Each wording of a cause that NCCL printed in some release (tests/logs/catalogue/nccl-messages.tsv) gives that
+ * cause's problem; an async event that is no error gives none. */
+static void log_scan_reads_every_nccl_wording_of_a_cause(void)
+{
+	static const struct {
+		const char *line, *id;   /* "-ID": not that problem */
+	} cases[] = {
+		/* 2.24 to 2.26, 2.27 to 2.28, 2.29 on */
+		{ "h:1:2 [0] misc/socket.cc:601 NCCL WARN ncclSocketConnect: connect returned Connection refused, exceeded "
+		  "error retry count (35)", "log.nccl.socket_retries" },
+		{ "h:1:2 [0] os/linux.cc:455 NCCL WARN ncclOsSocketConnect: connect to 10.0.0.1<4400> returned No route to "
+		  "host, exceeded error retry count after 35 attempts", "log.nccl.socket_retries" },
+		/* 2.20 to 2.23 */
+		{ "h:1:2 [0] misc/socket.cc:484 NCCL WARN socketPollConnect: Connect to 10.0.0.1<4400> returned 113(No route "
+		  "to host) errno 113(No route to host)", "log.nccl.socket_connect" },
+		/* 2.23 to 2.28.3, 2.28.7 on (a port error is "non-fatal"), 2.4 to 2.19 */
+		{ "h:1:2 [0] transport/net_ib.cc:98 NCCL WARN NET/IB : mlx5_0:1 async fatal event on QP (0x55d1c0): local "
+		  "work queue catastrophic error", "log.nccl.ib_async_error" },
+		{ "h:1:2 [0] transport/net_ib/common.cc:120 NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async event: port "
+		  "error(10)", "log.nccl.ib_async_error" },
+		{ "h:1:2 [0] transport/net_ib.cc:73 NCCL WARN NET/IB : Got async event : local catastrophic error",
+		  "log.nccl.ib_async_error" },
+		{ "h:1:2 [0] NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async event: port active(9)", "-log.nccl.ib_async_error" },
+		{ "h:1:2 [0] NCCL WARN NET/IB : Got async event : GID table change", "-log.nccl.ib_async_error" },
+		/* every version: the socket transport, bootstrap's listening side, the IB transport's OOB interface */
+		{ "h:1:2 [0] NCCL WARN NET/Socket : No usable listening interface found", "log.nccl.no_socket_interface" },
+		{ "h:1:2 [0] NCCL WARN NET/IB : No IP interface found.", "log.nccl.no_socket_interface" },
+		/* 2.4 to 2.11 (SYSCHECK), 2.12 on */
+		{ "h:1:2 [0] include/shm.h:48 NCCL WARN Call to posix_fallocate failed : No space left on device",
+		  "log.nccl.shm_full" },
+		{ "h:1:2 [0] misc/shmutils.cc:80 NCCL WARN Error: failed to extend /dev/shm/nccl-x to 9637892 bytes, error: "
+		  "No space left on device (28)", "log.nccl.shm_full" },
+		/* 2.4 to 2.10 as WARN, later INFO */
+		{ "h:1:2 [0] NCCL INFO Failed to open libibverbs.so[.1]", "log.nccl.ibverbs_missing" },
+		/* 2.17 to 2.18, 2.28 on; a plugin that is absent is no problem */
+		{ "h:1:2 [0] NCCL INFO NET/Plugin : Plugin load (libnccl-net.so) returned 2 : libnccl-net.so: wrong ELF "
+		  "class: ELFCLASS32", "log.nccl.net_plugin_broken" },
+		{ "h:1:2 [0] NCCL INFO NET/Plugin: libnccl-net-aws.so: libnccl-net-aws.so: undefined symbol: "
+		  "fi_getinfo", "log.nccl.net_plugin_broken" },
+		{ "h:1:2 [0] NCCL INFO NET/Plugin : Plugin load returned 2 : libnccl-net.so: cannot open shared object "
+		  "file: No such file or directory.", "-log.nccl.net_plugin_broken" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const ids[] = { cases[i].id };
+		struct log_scan scan;
+		bool found = false;
+
+		if (cases[i].id[0] != '-') {   /* that problem alone */
+			if (!problems(cases[i].line, 1, ids, 1)) {
+				printf("# not %s: %s\n", cases[i].id, cases[i].line);
+				CHECK(0);
+			}
+			continue;
+		}
+		CHECK(log_scan_buffer(&scan, cases[i].line, strlen(cases[i].line)) == 0);
+		for (size_t h = 0; h < scan.hit_count; h++)
+			found = found || strcmp(scan.hits[h].pattern->id, cases[i].id + 1) == 0;
+		if (found)
+			printf("# %s: %s\n", cases[i].id + 1, cases[i].line);
+		CHECK(!found);
+		log_scan_free(&scan);
+	}
+}
+
 /* The cause rows are listed with the table: ids of log., real check ids, and never matched (no regex) */
 static void log_cause_rows_are_well_formed(void)
 {
@@ -223,6 +288,7 @@ int main(void)
 	RUN(log_scan_splits_any_chunking_the_same);
 	RUN(log_scan_vm_pair_lines_give_their_own_problem);
 	RUN(log_scan_results_header_without_row_is_a_hang);
+	RUN(log_scan_reads_every_nccl_wording_of_a_cause);
 	RUN(log_cause_rows_are_well_formed);
 	RUN(log_text_is_binary_at_a_quarter);
 	RUN(log_input_reads_gzip_in_any_chunks);

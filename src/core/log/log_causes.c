@@ -25,8 +25,8 @@ const struct log_pattern log_cause_patterns[] = {
 	  "NCCL init.cc \"- Init START\" with no \"- Init COMPLETE\" for a rank, the ranks of the communicator that "
 	  "printed neither, and the launcher's stop (real: tests/logs/gpu-2rank)", "", "", "", NULL, NULL, NULL },
 	[CAUSE_LINK_LOCAL] = { "log.nccl.link_local_gid", SEVERITY_FAIL, "(derived)", NULL,
-	  "NCCL's local GID (net_ib.cc \"localGid %s\" to 2.19, \"GID %d (%lx/%lx)\") in fe80::/10 on a RoCE port, "
-	  "with NCCL_IB_GID_INDEX from param.cc or the NCCL version's default", "", "gid.env,gid.rocev2", "", NULL,
+	  "NCCL's local GID (net_ib.cc \"localGid %s\" to 2.19, \"GID %ld (%lX/%lX)\" 2.4 on) in fe80::/10 on a RoCE "
+	  "port, with NCCL_IB_GID_INDEX from param.cc or the NCCL version's default", "", "gid.env,gid.rocev2", "", NULL,
 	  NULL, NULL },
 	[CAUSE_TOO_LITTLE] = { "log.too_little", SEVERITY_WARN, "(derived)", NULL,
 	  "a log with no line of NCCL, PyTorch, perftest, libibverbs or roce-doctor that explain reads", "", "", "",

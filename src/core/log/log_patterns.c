@@ -56,8 +56,10 @@ const struct log_pattern log_patterns[] = {
 	  "NCCL transport/net_ib.cc completion WARN \"... localGid %s remoteGid %s\", 2.18 to 2.19", NULL, "", NULL,
 	  "local_gid", "{1}", NULL },
 	{ "log.nccl.gid", SEVERITY_INFO, "GID ", "GID (-?[0-9]+) \\(([0-9A-Fa-f]+)/([0-9A-Fa-f]+)\\)",
-	  "NCCL transport/net_ib.cc ncclIbConnect / ncclIbAccept INFO \"... GID %d (%lx/%lx)\": the index, then the "
-	  "subnet prefix and interface id as little-endian 64-bit numbers (fe80:: prints 80FE)", NULL, "", NULL,
+	  "NCCL transport/net_ib.cc ncclIbConnect / ncclIbAccept INFO \"NET/IB: Dev %d Port %d qpn %d mtu %d GID %ld "
+	  "(%lX/%lX)\" (2.4 to 2.18, later with more fields; net_ib/connect.cc from 2.29): the index (the "
+	  "NCCL_IB_GID_INDEX value to 2.20, the index in use from 2.21), then the subnet prefix and interface id as "
+	  "little-endian 64-bit numbers in upper case (fe80:: prints 80FE)", NULL, "", NULL,
 	  "nccl_gid", "{1} ({2}/{3})", NULL },
 	{ "log.roce_doctor.serve", SEVERITY_INFO, "serve listening: ", "serve listening: (.*)$",
 	  "roce-doctor serve: src/proto/server.c \"serve listening: on %s port %u\" (real: tests/logs/vm-pair-rxe)",
@@ -114,6 +116,24 @@ const struct log_pattern log_patterns[] = {
 	  "NCCL_NET_PLUGIN={1} was asked for, but neither {1} nor {2} loads: NCCL runs its internal transports",
 	  "", "unset NCCL_NET_PLUGIN    # or put {2} where the loader finds it (LD_LIBRARY_PATH)\n"
 	  "roce-doctor nccl    # the NCCL libraries and net plugins a job on this node can load", NULL, NULL, NULL },
+	{ "log.nccl.net_plugin_broken", SEVERITY_WARN, "Plugin",
+	  "NET/Plugin ?: .*(undefined symbol: [^ ]+|wrong ELF class: [A-Z0-9]+|version `[^']+' not found)",
+	  "NCCL's plugin loader with dlerror(): init.cc / net.cc \"NET/Plugin : Plugin load returned %d : %s.\" "
+	  "(2.4 to 2.20), \"NET/Plugin : Plugin load (%s) returned %d : %s\" (2.17 to 2.18), \"NET/Plugin: Plugin "
+	  "load returned %d : %s when loading %s\" (2.21), plugin/plugin_open.cc \"%s/Plugin: %s: %s\" (2.28 on)",
+	  "a NCCL net plugin was found but does not load ({1}): it was built for another NCCL, CUDA or C library, "
+	  "or a library it needs is missing; NCCL runs its internal transports instead",
+	  "nccl.net_plugin",
+	  "ldd PLUGIN.so    # the plugin this line names: the library or symbol it lacks\n"
+	  "roce-doctor nccl    # the NCCL libraries and net plugins a job on this node can load", NULL, NULL, NULL },
+	{ "log.nccl.ibverbs_missing", SEVERITY_WARN, "Failed to open libibverbs.so", NULL,
+	  "NCCL misc/ibvwrap.cc: WARN \"Failed to open libibverbs.so[.1]\" (2.4 to 2.10), INFO (2.11 on; "
+	  "misc/ibvsymbols.cc from 2.18)",
+	  "NCCL could not load libibverbs: no RDMA user space in this host or container image, so its IB transport "
+	  "is off and it falls back to TCP sockets",
+	  "verbs.provider,rdma.devices",
+	  "sudo apt-get install libibverbs1 ibverbs-providers    # Debian/Ubuntu (rdma-core on RHEL); in a container, "
+	  "in its image\nroce-doctor check --only verbs,rdma", NULL, NULL, NULL },
 	{ "log.nccl.ib_no_device", SEVERITY_WARN, "NET/IB : No device found", NULL,
 	  "NCCL transport/net_ib.cc (to 2.28), net_ib/init.cc (2.29 on): INFO \"NET/IB : No device found.\"",
 	  "NCCL's IB transport found no usable RDMA port: no RDMA device, NCCL_IB_HCA matches none, no uverbs "
@@ -135,6 +155,17 @@ const struct log_pattern log_patterns[] = {
 	{ "log.nccl.bootstrap_no_interface", SEVERITY_FAIL, "no socket interface found", NULL,
 	  "NCCL bootstrap.cc: WARN \"Bootstrap : no socket interface found\", every version",
 	  "NCCL_SOCKET_IFNAME (or NCCL's default choice) names no interface that is up with an address",
+	  "nccl.socket_ifname",
+	  "roce-doctor check --only nccl.socket_ifname    # the interfaces that are up, and the setting that fits",
+	  NULL, NULL, NULL },
+	{ "log.nccl.no_socket_interface", SEVERITY_FAIL, " interface found",
+	  "(NET/Socket : no interface found|NET/Socket : No usable listening interface found|NET/IB : No IP interface "
+	  "found)",
+	  "NCCL transport/net_socket.cc \"NET/Socket : no interface found\" and bootstrap.cc \"NET/Socket : No "
+	  "usable listening interface found\" (every version), transport/net_ib.cc \"NET/IB : No IP interface "
+	  "found.\" (2.4 to 2.28; net_ib/init.cc from 2.29)",
+	  "NCCL found no interface that is up with an IP address to open its TCP sockets on: NCCL_SOCKET_IFNAME "
+	  "matches none, or the interfaces it names are down or have no address",
 	  "nccl.socket_ifname",
 	  "roce-doctor check --only nccl.socket_ifname    # the interfaces that are up, and the setting that fits",
 	  NULL, NULL, NULL },
@@ -173,7 +204,7 @@ const struct log_pattern log_patterns[] = {
 	  MEMLOCK_CHECKS, MEMLOCK_FIX, NULL, NULL, NULL },
 	{ "log.nccl.wc_retry_exceeded", SEVERITY_FAIL, "Got completion from peer",
 	  "Got completion from peer ([^ ]+) with (error |status=)(IBV_WC_RETRY_EXC_ERR\\()?12[^0-9]",
-	  "NCCL transport/net_ib.cc: \"with error %d\" (to 2.19), \"with status=%d\" (2.20 to 2.28.7), "
+	  "NCCL transport/net_ib.cc: \"with error %d\" (2.10 to 2.19), \"with status=%d\" (2.20 to 2.28.7), "
 	  "\"with status=%s(%d)\" (2.28.9; net_ib/p2p.cc from 2.29)",
 	  "RDMA packets to {1} were never acknowledged (IBV_WC_RETRY_EXC_ERR, 12): a GID the peer cannot reach "
 	  "(link-local fe80::, another subnet), udp 4791 dropped, or a lossy fabric under load",
@@ -181,7 +212,7 @@ const struct log_pattern log_patterns[] = {
 	{ "log.nccl.wc_retry_exceeded", SEVERITY_FAIL, "Got completion with error",
 	  "Got completion with error 12[^0-9]",
 	  "NCCL transport/net_ib.cc: \"NET/IB : Got completion with error %d, opcode %d, len %d, vendor err %d\" "
-	  "(before the peer was named, to 2.17)",
+	  "(before the peer was named, 2.4 to 2.9)",
 	  "RDMA packets were never acknowledged (IBV_WC_RETRY_EXC_ERR, 12): a GID the peer cannot reach "
 	  "(link-local fe80::, another subnet), udp 4791 dropped, or a lossy fabric under load",
 	  REACH_CHECKS, REACH_FIX, NULL, NULL, NULL },
@@ -204,6 +235,24 @@ const struct log_pattern log_patterns[] = {
 	  "NCCL transport/net_ib.cc / net_ib/init.cc, every version",
 	  "libibverbs could not open the device: no access to /dev/infiniband/uverbs* (container, permissions)",
 	  "rdma.uverbs,kernel.modules", "roce-doctor check --only rdma,kernel", NULL, NULL, NULL },
+	{ "log.nccl.ib_async_error", SEVERITY_FAIL, "async",
+	  "NET/IB : ([^ :]+):([0-9]+) [A-Za-z -]*async[^:]*: ?(.*(error|catastrophic|fatal).*)$",
+	  "NCCL transport/net_ib.cc \"NET/IB : %s:%d Got async event : %s\" (2.20 to 2.22), \"... Got async error "
+	  "event: %s\" and \"... async fatal event ...: %s\" (2.23 to 2.28.3), \"... Got non-fatal async event: %s(%d)\" "
+	  "for a port error (2.28.7 on; net_ib/common.cc from 2.29); %s is ibv_event_type_str()",
+	  "the HCA {1} port {2} reported an asynchronous error ({3}): a port that went down (port error: a link "
+	  "flap, the cable, the switch port) or a fatal device or queue pair error; NCCL's connections over it fail",
+	  "port.state",
+	  "roce-doctor check --only port    # on this node: the port's state now\n"
+	  "dmesg | grep -iE 'mlx5|link (is )?(up|down)'    # when the link dropped, and why", NULL, NULL, NULL },
+	{ "log.nccl.ib_async_error", SEVERITY_FAIL, "Got async event",
+	  "NET/IB : Got async event : (.*(error|catastrophic|fatal).*)$",
+	  "NCCL transport/net_ib.cc \"NET/IB : Got async event : %s\" (2.4 to 2.19, before the device was named)",
+	  "an HCA port reported an asynchronous error ({1}): a port that went down (port error: a link flap, the "
+	  "cable, the switch port) or a fatal device error; NCCL's connections over it fail",
+	  "port.state",
+	  "roce-doctor check --only port    # on this node: the port's state now\n"
+	  "dmesg | grep -iE 'mlx5|link (is )?(up|down)'    # when the link dropped, and why", NULL, NULL, NULL },
 	{ "log.nccl.gdr_disabled", SEVERITY_WARN, "GPU Direct RDMA Disabled", "NET/IB ?: GPU Direct RDMA Disabled for "
 	  "HCA [0-9]+ '([^']+)'",
 	  "NCCL graph/topo.cc (transport/net.cc before 2.19)",
@@ -224,6 +273,32 @@ const struct log_pattern log_patterns[] = {
 	  "NCCL_SOCKET_IFNAME picked an interface the peer cannot reach",
 	  "firewall.firewalld,firewall.rules,nccl.socket_ifname",
 	  "roce-doctor check --only firewall,nccl.socket_ifname    # on both nodes", NULL, NULL, NULL },
+	{ "log.nccl.socket_connect", SEVERITY_FAIL, "Connect to ",
+	  "Connect to ([^ ]+) returned (-?[0-9]+\\([^)]*\\)) errno [0-9]+\\(([^)]*)\\)",
+	  "NCCL misc/socket.cc \"socketPollConnect: Connect to %s returned %d(%s) errno %d(%s)\" (2.20 to 2.23)",
+	  "NCCL's TCP connection to {1} failed ({3}): the peer is not listening yet, a firewall drops it, or "
+	  "NCCL_SOCKET_IFNAME picked an interface the peer cannot reach",
+	  "firewall.firewalld,firewall.rules,nccl.socket_ifname",
+	  "roce-doctor check --only firewall,nccl.socket_ifname    # on both nodes", NULL, NULL, NULL },
+	{ "log.nccl.socket_retries", SEVERITY_FAIL, "exceeded error retry count",
+	  "connect to ([^ ]+) returned (.+), exceeded error retry count",
+	  "NCCL misc/socket.cc \"%s: connect to %s returned %s, exceeded error retry count after %d attempts\" "
+	  "(2.27 to 2.28; os/linux.cc from 2.29)",
+	  "NCCL retried its TCP connection to {1} until it gave up ({2}): nothing listens there (the peer rank or "
+	  "the bootstrap root exited or never started), a firewall rejects the port, or NCCL_SOCKET_IFNAME picks an "
+	  "interface the peer cannot reach",
+	  "firewall.firewalld,firewall.rules,nccl.socket_ifname",
+	  "roce-doctor explain PEER.log    # did the peer rank fail first? then, on both nodes:\n"
+	  "roce-doctor check --only firewall,nccl.socket_ifname", NULL, NULL, NULL },
+	{ "log.nccl.socket_retries", SEVERITY_FAIL, "exceeded error retry count",
+	  "connect returned (.+), exceeded error retry count",
+	  "NCCL misc/socket.cc \"%s: connect returned %s, exceeded error retry count (%d)\" (2.24 to 2.26)",
+	  "NCCL retried a TCP connection until it gave up ({1}): nothing listens there (the peer rank or the "
+	  "bootstrap root exited or never started), a firewall rejects the port, or NCCL_SOCKET_IFNAME picks an "
+	  "interface the peer cannot reach",
+	  "firewall.firewalld,firewall.rules,nccl.socket_ifname",
+	  "roce-doctor explain PEER.log    # did the peer rank fail first? then, on both nodes:\n"
+	  "roce-doctor check --only firewall,nccl.socket_ifname", NULL, NULL, NULL },
 	{ "log.nccl.peer_closed", SEVERITY_WARN, "Connection closed by remote peer", NULL,
 	  "NCCL misc/socket.cc, every version",
 	  "a peer closed its connection: another rank failed first; its log has the cause", "",
@@ -234,6 +309,22 @@ const struct log_pattern log_patterns[] = {
 	  "NCCL init.cc, every version",
 	  "ranks {1} and {2} use the same GPU ({3}): each process must select its own device", "",
 	  "torch.cuda.set_device(int(os.environ[\"LOCAL_RANK\"]))    # before init_process_group, in every rank",
+	  NULL, NULL, NULL },
+	{ "log.nccl.shm_full", SEVERITY_FAIL, "failed to extend ", "failed to extend ([^ ]+) to ([0-9]+) bytes",
+	  "NCCL misc/shmutils.cc \"Error: failed to extend %s to %d bytes\" (2.12 to 2.15), \"%ld bytes\" (2.16 to "
+	  "2.21), \"%ld bytes, error: %s (%d)\" (2.22 on; os/linux.cc from 2.30)",
+	  "NCCL could not size its shared-memory file {1} to {2} bytes: /dev/shm is too small, most often a "
+	  "container's default 64 MB", "",
+	  "df -h /dev/shm    # in the job's container\n"
+	  "docker run --shm-size=8g ...    # or --ipc=host; Kubernetes: an emptyDir with medium: Memory on /dev/shm",
+	  NULL, NULL, NULL },
+	{ "log.nccl.shm_full", SEVERITY_FAIL, "posix_fallocate", "Call to posix_fallocate failed ?: (.+)$",
+	  "NCCL include/checks.h SYSCHECK \"Call to %s failed : %s\" around posix_fallocate in the shm transport "
+	  "(2.4 to 2.11)",
+	  "NCCL could not allocate its shared-memory file ({1}): /dev/shm is too small, most often a container's "
+	  "default 64 MB", "",
+	  "df -h /dev/shm    # in the job's container\n"
+	  "docker run --shm-size=8g ...    # or --ipc=host; Kubernetes: an emptyDir with medium: Memory on /dev/shm",
 	  NULL, NULL, NULL },
 	{ "log.nccl.version_mismatch", SEVERITY_FAIL, "ismatch", "(Mismatched NCCL version detected|NCCL version "
 	  "mismatch with remote peer)",
