@@ -261,7 +261,7 @@ static int explain_list(const struct app *app)
 }
 
 /* The option combinations explain refuses: EXIT_USAGE after one line, else EXIT_OK. */
-static int explain_usage(const struct app *app, const struct explain_args *args, bool *stdin_used)
+static int explain_usage(const struct app *app, const struct explain_args *args)
 {
 	size_t dashes = args->input_count ? 0 : 1;
 
@@ -276,7 +276,6 @@ static int explain_usage(const struct app *app, const struct explain_args *args,
 	}
 	for (size_t i = 0; i < args->input_count; i++)
 		dashes += strcmp(args->inputs[i], "-") == 0;
-	*stdin_used = dashes > 0;
 	if (dashes > 1) {
 		fprintf(stderr, "roce-doctor: explain: standard input (-) can be given once\n");
 		return EXIT_USAGE;
@@ -299,7 +298,6 @@ int cmd_explain(struct app *app, int argc, char **argv)
 	enum severity worst;
 	const char *compression = NULL, *one = NULL;
 	size_t files = 0;
-	bool stdin_used = false;
 	json_t *doc;
 	int code, rc;
 
@@ -307,7 +305,7 @@ int cmd_explain(struct app *app, int argc, char **argv)
 		free(args.inputs);
 		return EXIT_USAGE;
 	}
-	code = explain_usage(app, &args, &stdin_used);
+	code = explain_usage(app, &args);
 	if (code != EXIT_OK || args.list) {
 		free(args.inputs);
 		return code != EXIT_OK ? code : explain_list(app);

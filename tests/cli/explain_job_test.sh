@@ -82,6 +82,21 @@ run explain "$two/torch-watchdog-skipped-collective.log"
 [ "$rc" -eq 2 ] && first "first failure: vm rank 1 ($two/torch-watchdog-skipped-collective.log line 139): log.torch.skipped_collective"
 result "the interleaved torchrun output: NCCL's host:pid lines and [rankN]: lines are the same two ranks" $?
 
+# --- the failing connection: the peer its line names, the HCA it names or the rank's one HCA
+run --json explain "$src/tests/logs/from-source/nccl-2.21-wc-status12.log"
+py 'd["first_failure"]["name"] == "node-a rank 0" and d["first_failure"]["peer"] == "10.0.0.2<50673>" and
+    d["first_failure"]["hca"] == "mlx5_2" and d["first_failure"]["id"] == "log.nccl.wc_retry_exceeded"'
+result "a completion error: the peer from its line, the HCA from the rank's NET/IB : Using [0]mlx5_2:1/RoCE" $?
+{ sed 's/^/0: /' "$src/tests/logs/from-source/nccl-2.21-wc-status12.log"
+  echo '1: node-b:7101:7152 [0] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.0.0.1<50673> with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid ::ffff:10.1.0.2 remoteGids::ffff:10.0.0.1 hca mlx5_3'
+} > "$scratch/two-hca.log"
+run explain "$scratch/two-hca.log"
+[ "$rc" -eq 2 ] && first "first failure: node-a rank 0 ($scratch/two-hca.log line 7): log.nccl.wc_retry_exceeded, peer 10.0.0.2<50673>, HCA mlx5_2"
+result "text: the first failure's peer and HCA" $?
+run --json explain "$scratch/two-hca.log"
+py 'd["ranks"][1]["first_failure"]["hca"] == "mlx5_3" and d["ranks"][1]["name"] == "node-b rank 1"'
+result "NCCL >= 2.19's 'hca mlx5_3' at the end of the line is the HCA" $?
+
 # --- bounded: 4100 ranks, the lines of those past 4096 counted
 python3 -c 'import sys
 for r in range(4100): print(f"{r}: node-{r}:1:1 [0] NCCL INFO NCCL version 2.28.9+cuda13.0")' > "$scratch/many.log"

@@ -204,7 +204,8 @@ void log_ranks_problem(struct log_ranks *r, const struct log_pattern *p, const c
 		       unsigned long scan_line)
 {
 	static const char *const peer_keys[] = { "from peer ", "remote peer ", "peer ", "onnect to ", NULL };
-	static const char *const hca_keys[] = { "hca ", "HCA ", "dev ", "device ", NULL };
+	/* NCCL >= 2.19 ends its completion errors with "hca mlx5_0"; "HCA 0 'eth0'" is an index, not a name */
+	static const char *const hca_keys[] = { "hca ", "HCA ", NULL };
 	struct log_rank *it;
 	bool effect = log_problem_is_effect(p->id);
 
@@ -223,6 +224,25 @@ void log_ranks_problem(struct log_ranks *r, const struct log_pattern *p, const c
 	it->peer[0] = it->hca[0] = '\0';
 	word_after(it->peer, sizeof(it->peer), text, len, peer_keys);
 	word_after(it->hca, sizeof(it->hca), text, len, hca_keys);
+	if (!((it->hca[0] >= 'a' && it->hca[0] <= 'z') || (it->hca[0] >= 'A' && it->hca[0] <= 'Z')))
+		it->hca[0] = '\0';
+}
+
+/* The failing connection's HCA when its line names none: the rank's one HCA, from NCCL's "NET/IB : Using
+ * [0]mlx5_2:1/RoCE" ("[0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE" names two: then it is not known). */
+static void hca_from_facts(struct log_rank *it)
+{
+	const char *hcas = it->facts[RANK_FACT_HCAS], *name = strchr(hcas, ']');
+	size_t n;
+
+	if (it->hca[0] || !name || strchr(name + 1, ']'))
+		return;
+	name++;
+	n = strcspn(name, ": ");
+	if (n && n < sizeof(it->hca)) {
+		memcpy(it->hca, name, n);
+		it->hca[n] = '\0';
+	}
 }
 
 void log_ranks_fact(struct log_ranks *r, const char *name, const char *value, unsigned long line)
@@ -280,6 +300,9 @@ void log_ranks_finish(struct log_ranks *r, const struct log_scan *scan)
 		it->failure_time[0] = it->peer[0] = it->hca[0] = '\0';
 	}
 	r->first = -1;
+	for (size_t i = 0; i < r->count; i++)
+		if (r->items[i].failure && !r->items[i].failure_effect && r->items[i].peer[0])
+			hca_from_facts(&r->items[i]);
 	for (size_t i = 0; i < r->count; i++)
 		if (r->items[i].failure && r->items[i].failure->severity > SEVERITY_INFO &&
 		    (r->first < 0 || before(&r->items[i], &r->items[r->first])))
