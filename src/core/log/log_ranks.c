@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Lines put to ranks, and the job's first failure. A linear search over the ranks kept, tried first at the
- * previous line's rank: lines of one rank come in runs even in an interleaved log, so it is rarely walked. */
+ * previous line's rank and at the one a small hash of the line's (host, rank, pid) last found: lines of one
+ * rank come in runs, and an interleaved log of many ranks finds each in one probe, so it is rarely walked. */
 #include "core/log/log_ranks.h"
 
 #include <errno.h>
@@ -119,12 +120,10 @@ static bool same(const struct log_ranks *r, const struct log_rank *it, const cha
 	       (it->pid == 0 || pid == 0 || it->pid == pid);
 }
 
-static long find(struct log_ranks *r, const char *host, long rank, long pid)
+static long find_walk(struct log_ranks *r, const char *host, long rank, long pid)
 {
 	struct log_rank *it;
 
-	if (r->current >= 0 && same(r, &r->items[r->current], host, rank, pid, true))
-		return r->current;
 	for (int exact = 1; exact >= 0; exact--)
 		for (size_t i = 0; i < r->count; i++)
 			if (same(r, &r->items[i], host, rank, pid, exact)) {
@@ -149,6 +148,31 @@ static long find(struct log_ranks *r, const char *host, long rank, long pid)
 	it->last_at = -1;
 	it->failure_at = -1;
 	return (long)r->count++;
+}
+
+static unsigned slot(const char *host, long rank, long pid)
+{
+	unsigned h = (unsigned)rank * 2654435761u ^ (unsigned)pid * 40503u;
+
+	for (const char *c = host; *c; c++)
+		h = h * 31 + (unsigned char)*c;
+	return (h ^ h >> 8) & 255;
+}
+
+static long find(struct log_ranks *r, const char *host, long rank, long pid)
+{
+	unsigned h = slot(host, rank, pid);
+	long at;
+
+	if (r->current >= 0 && same(r, &r->items[r->current], host, rank, pid, true))
+		return r->current;
+	/* what this key found last time, even by what the line left out ("[rank1]:" to "vm rank 1 pid 1069") */
+	if (r->recent[h] && same(r, &r->items[r->recent[h] - 1], host, rank, pid, false))
+		return r->recent[h] - 1;
+	at = find_walk(r, host, rank, pid);
+	if (at >= 0)
+		r->recent[h] = (int)at + 1;
+	return at;
 }
 
 void log_ranks_line(struct log_ranks *r, const struct log_origin *o, unsigned long scan_line)

@@ -54,6 +54,7 @@ struct log_ranks {
 	long file_group;              /* the one rank its labelled lines went to, -1 none yet, -2 several */
 	long file_unlabelled;         /* the rank its unlabelled lines go to when file_group is -2 */
 	long current;                 /* the rank of the line being matched, -1 when cut */
+	int recent[256];              /* by a hash of (host, rank, pid): the rank last found so, 0 or index + 1 */
 	unsigned long seq;
 	long first;                   /* after log_ranks_finish: the job's first failure, -1 when none */
 };
