@@ -126,8 +126,9 @@ static bool refuse_input(const struct log_input *in, unsigned long lines, unsign
 }
 
 /* One file of the job ("-": stdin) read through its own decoder into the job's scan. 0, or -1 after one
- * line on stderr. *compression: its format's name, NULL for plain text. */
-static int read_file(const char *path, struct log_scan *scan, const char **compression)
+ * line on stderr. *compression: the format's name of every file read so far (NULL: plain text, or they
+ * differ); *files: how many were read, this one included. */
+static int read_file(const char *path, struct log_scan *scan, const char **compression, size_t *files)
 {
 	unsigned long lines = scan->lines, blank = scan->blank;
 	const char *name = "(stdin)";
@@ -161,7 +162,8 @@ static int read_file(const char *path, struct log_scan *scan, const char **compr
 		log_input_free(&input);
 		return -1;
 	}
-	*compression = log_format_name(input.format);
+	if (++*files == 1 || *compression != log_format_name(input.format))
+		*compression = *files == 1 ? log_format_name(input.format) : NULL;
 	log_input_free(&input);
 	return 0;
 }
@@ -173,11 +175,10 @@ static int read_path(const char *path, struct log_scan *scan, const char **compr
 	struct dirent **list;
 	struct stat st;
 	int n, rc = 0;
+	size_t read = 0;
 
-	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		(*files)++;
-		return read_file(path, scan, compression);
-	}
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return read_file(path, scan, compression, files);
 	n = scandir(path, &list, NULL, alphasort);
 	if (n < 0) {
 		fprintf(stderr, "roce-doctor: explain: cannot read %s: %s\n", path, strerror(errno));
@@ -188,13 +189,13 @@ static int read_path(const char *path, struct log_scan *scan, const char **compr
 
 		snprintf(file, sizeof(file), "%s/%s", path, list[i]->d_name);
 		if (rc == 0 && list[i]->d_name[0] != '.' && stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
-			(*files)++;
-			rc = read_file(file, scan, compression);
+			rc = read_file(file, scan, compression, files);
+			read++;
 		}
 		free(list[i]);
 	}
 	free(list);
-	if (rc == 0 && *files == 0) {
+	if (rc == 0 && read == 0) {
 		fprintf(stderr, "roce-doctor: explain: %s has no file to explain\n", path);
 		return -1;
 	}
@@ -322,15 +323,8 @@ int cmd_explain(struct app *app, int argc, char **argv)
 		return EXIT_CANNOT_RUN;
 	}
 	scan.ranks = &ranks;
-	for (size_t i = 0; rc == 0 && i < (args.input_count ? args.input_count : 1); i++) {
-		const char *file_compression = NULL;
-
-		rc = read_path(args.input_count ? args.inputs[i] : "-", &scan, &file_compression, &files);
-		if (i == 0)
-			compression = file_compression;
-		else if (compression != file_compression)
-			compression = NULL;   /* one name for all the job's files, or none */
-	}
+	for (size_t i = 0; rc == 0 && i < (args.input_count ? args.input_count : 1); i++)
+		rc = read_path(args.input_count ? args.inputs[i] : "-", &scan, &compression, &files);
 	one = !args.input_count ? "(stdin)" : strcmp(args.inputs[0], "-") == 0 ? "(stdin)" : args.inputs[0];
 	if (args.input_count > 1)
 		snprintf(name_clean, sizeof(name_clean), "%zu files", files);
