@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* roce-doctor explain: read a failing job's log (NCCL, perftest, PyTorch), say what it states and what went
  * wrong, with the check ids that look at the cause and the fix; --with-check joins check on this host. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/check_probe.h"
 #include "cmd/commands.h"
@@ -12,6 +14,7 @@
 #include "core/findings_locate.h"
 #include "core/log/log_input.h"
 #include "core/log/log_line.h"
+#include "core/log/log_ranks.h"
 #include "core/log/log_scan.h"
 #include "core/system_input.h"
 #include "output/explain_text.h"
@@ -20,7 +23,8 @@
 enum { OPT_WITH_CHECK = 0x100, OPT_LIST };
 
 struct explain_args {
-	const char *input;     /* a file, "-" or NULL for stdin */
+	char **inputs;         /* files, directories, "-"; none: stdin */
+	size_t input_count;
 	bool with_check;
 	bool list;
 };
@@ -44,9 +48,11 @@ static error_t parse_explain(int key, char *arg, struct argp_state *state)
 		a->list = true;
 		return 0;
 	case ARGP_KEY_ARG:
-		if (a->input)
-			argp_error(state, "one log at a time: unexpected argument '%s'", arg);
-		a->input = arg;
+		if (!a->inputs)
+			a->inputs = calloc((size_t)state->argc, sizeof(*a->inputs));
+		if (!a->inputs)
+			return ENOMEM;
+		a->inputs[a->input_count++] = arg;
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -54,12 +60,17 @@ static error_t parse_explain(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp explain_argp = {
-	explain_options, parse_explain, "[FILE|-]",
-	"Explain a log: NCCL (NCCL_DEBUG=INFO or WARN), perftest, PyTorch distributed, with or without torchrun, "
+	explain_options, parse_explain, "[FILE|DIR|-]...",
+	"Explain a log, or a job's logs: NCCL (NCCL_DEBUG=INFO or WARN), perftest, PyTorch distributed, with or without torchrun, "
 	"mpirun, srun or pdsh prefixes. Prints the facts it states (NCCL version, transports, HCAs, GID index, "
 	"bootstrap interface, CUDA, GPUDirect), then each problem: its id (log.*), its lines, what it usually means, "
 	"the check ids that look at the cause and the next command. Lines nothing recognises are counted, never "
-	"guessed at. FILE - or none: standard input; gzip, xz and zstd logs are decompressed as they are read.\v"
+	"guessed at. FILE - or none: standard input; gzip, xz and zstd logs are decompressed as they are read. "
+	"Several FILEs, or a DIR (its files), are one job's per-rank logs; each line is put to its host and rank "
+	"(NCCL's host:pid prefix, torchrun's [rank3]: or [default3]:, mpirun's [1,3]<stderr>:, srun's 3: and "
+	"pdsh's node-a: labels, else the file name's number), also in one interleaved output, and the text "
+	"begins with the job's first failure: its host, rank, file, line and time, the peer and HCA its line "
+	"names, and its cause; each problem lists the ranks that showed it.\v"
 	"Exit status: 0 when nothing is worse than info, 1 when the worst is warn, 2 when the worst is fail (with "
 	"--with-check, of the log and this host's check together), 3 when the log cannot be read (corrupt or cut "
 	"short too), is binary or is empty, 64 for usage errors.",
@@ -91,8 +102,9 @@ static int read_log(FILE *file, struct log_input *in)
 	return log_input_finish(in);
 }
 
-/* Input that is not a log to read: binary data, or nothing but blank lines. One line on stderr, true. */
-static bool refuse_input(const struct log_input *in, const struct log_scan *scan, const char *name)
+/* Input that is not a log to read: binary data, or nothing but blank lines (lines and blank: this file's).
+ * One line on stderr, true. */
+static bool refuse_input(const struct log_input *in, unsigned long lines, unsigned long blank, const char *name)
 {
 	const char *format = log_format_name(in->format);
 	char as[64] = "";
@@ -104,13 +116,90 @@ static bool refuse_input(const struct log_input *in, const struct log_scan *scan
 			"control bytes or not UTF-8\n", name, as, in->sample_bad, in->sample_len);
 		return true;
 	}
-	if (scan->lines == scan->blank) {
+	if (lines == blank) {
 		fprintf(stderr, "roce-doctor: explain: %s%s is empty%s: no log to explain (the job may write it "
 			"elsewhere: NCCL_DEBUG_FILE, torchrun --log-dir, the scheduler's output file)\n", name, as,
 			in->decoded ? " but for blank lines" : "");
 		return true;
 	}
 	return false;
+}
+
+/* One file of the job ("-": stdin) read through its own decoder into the job's scan. 0, or -1 after one
+ * line on stderr. *compression: the format's name of every file read so far (NULL: plain text, or they
+ * differ); *files: how many were read, this one included. */
+static int read_file(const char *path, struct log_scan *scan, const char **compression, size_t *files)
+{
+	unsigned long lines = scan->lines, blank = scan->blank;
+	const char *name = "(stdin)";
+	struct log_input input;
+	char clean[160];
+	FILE *file = stdin;
+	int rc;
+
+	if (strcmp(path, "-") != 0) {
+		file = fopen(path, "r");
+		if (!file) {
+			fprintf(stderr, "roce-doctor: explain: cannot read %s: %s\n", path, strerror(errno));
+			return -1;
+		}
+		name = path;
+	}
+	/* The name goes into the JSON document: a file name that is not UTF-8 is shown with '?' there. */
+	log_text_clean(clean, sizeof(clean), name, strlen(name));
+	log_ranks_file(scan->ranks, clean, scan->lines);
+	scan->line_base = scan->lines;
+	rc = log_input_init(&input, scan);
+	if (rc == 0)
+		rc = read_log(file, &input);
+	if (file != stdin)
+		fclose(file);
+	if (rc == -EBADMSG)
+		fprintf(stderr, "roce-doctor: explain: cannot read %s: %s\n", name, input.why);
+	else if (rc < 0)
+		fprintf(stderr, "roce-doctor: explain: cannot read %s: %s\n", name, strerror(-rc));
+	if (rc < 0 || refuse_input(&input, scan->lines - lines, scan->blank - blank, name)) {
+		log_input_free(&input);
+		return -1;
+	}
+	if (++*files == 1 || *compression != log_format_name(input.format))
+		*compression = *files == 1 ? log_format_name(input.format) : NULL;
+	log_input_free(&input);
+	return 0;
+}
+
+/* path, or each file of the directory path in name order (regular files, not hidden: a job's --output
+ * directory), into the scan. 0, or -1 after one line on stderr. *files counts the files read. */
+static int read_path(const char *path, struct log_scan *scan, const char **compression, size_t *files)
+{
+	struct dirent **list;
+	struct stat st;
+	int n, rc = 0;
+	size_t read = 0;
+
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return read_file(path, scan, compression, files);
+	n = scandir(path, &list, NULL, alphasort);
+	if (n < 0) {
+		fprintf(stderr, "roce-doctor: explain: cannot read %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		char file[4096];
+
+		snprintf(file, sizeof(file), "%s/%s", path, list[i]->d_name);
+		if (rc == 0 && list[i]->d_name[0] != '.' && stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
+			rc = read_file(file, scan, compression, files);
+			read++;
+		}
+		free(list[i]);
+	}
+	free(list);
+	if (rc == 0 && read == 0) {
+		fprintf(stderr, "roce-doctor: explain: %s has no file to explain\n", path);
+		return -1;
+	}
+	return rc;
 }
 
 /* check's findings on this host (live, --root or --from), as check finds them with no selection. */
@@ -172,78 +261,87 @@ static int explain_list(const struct app *app)
 	return code;
 }
 
+/* The option combinations explain refuses: EXIT_USAGE after one line, else EXIT_OK. */
+static int explain_usage(const struct app *app, const struct explain_args *args)
+{
+	size_t dashes = args->input_count ? 0 : 1;
+
+	if (app_layout_needs_json(app, "explain", app->json, false) != EXIT_OK)
+		return EXIT_USAGE;
+	if (args->list)
+		return EXIT_OK;
+	if (!args->with_check && (app->root_dir || app->from_file || app->family)) {
+		fprintf(stderr, "roce-doctor: explain: --root, --from and --family choose the host --with-check "
+			"judges: give --with-check too\n");
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < args->input_count; i++)
+		dashes += strcmp(args->inputs[i], "-") == 0;
+	if (dashes > 1) {
+		fprintf(stderr, "roce-doctor: explain: standard input (-) can be given once\n");
+		return EXIT_USAGE;
+	}
+	if (args->with_check && app->from_file && strcmp(app->from_file, "-") == 0 && dashes) {
+		fprintf(stderr, "roce-doctor: explain: the log and --from cannot both be standard input\n");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 int cmd_explain(struct app *app, int argc, char **argv)
 {
 	struct explain_args args = { 0 };
 	struct findings host = { 0 };
 	struct notes warnings = { 0 };
+	struct log_ranks ranks;
 	struct log_scan scan;
 	char name_clean[1024];
-	const char *name;
 	enum severity worst;
-	struct log_input input;
-	const char *compression;
-	FILE *file = stdin;
+	const char *compression = NULL, *one = NULL;
+	size_t files = 0;
 	json_t *doc;
 	int code, rc;
 
-	if (command_parse(&explain_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY, argc, argv, &args, app) != 0)
-		return EXIT_USAGE;
-	if (app_layout_needs_json(app, "explain", app->json, false) != EXIT_OK)
-		return EXIT_USAGE;
-	if (args.list)
-		return explain_list(app);
-	if (!args.with_check && (app->root_dir || app->from_file || app->family)) {
-		fprintf(stderr, "roce-doctor: explain: --root, --from and --family choose the host --with-check "
-			"judges: give --with-check too\n");
+	if (command_parse(&explain_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY, argc, argv, &args, app) != 0) {
+		free(args.inputs);
 		return EXIT_USAGE;
 	}
-	if (args.with_check && app->from_file && strcmp(app->from_file, "-") == 0 &&
-	    (!args.input || strcmp(args.input, "-") == 0)) {
-		fprintf(stderr, "roce-doctor: explain: the log and --from cannot both be standard input\n");
-		return EXIT_USAGE;
+	code = explain_usage(app, &args);
+	if (code != EXIT_OK || args.list) {
+		free(args.inputs);
+		return code != EXIT_OK ? code : explain_list(app);
 	}
-	if (args.input && strcmp(args.input, "-") != 0) {
-		file = fopen(args.input, "r");
-		if (!file) {
-			fprintf(stderr, "roce-doctor: explain: cannot read %s: %s\n", args.input, strerror(errno));
-			return EXIT_CANNOT_RUN;
-		}
-		name = args.input;
-	} else
-		name = "(stdin)";
-	/* The name goes into the JSON document: a file name that is not UTF-8 is shown with '?' there. */
-	log_text_clean(name_clean, sizeof(name_clean), name, strlen(name));
 	rc = log_scan_init(&scan);
 	if (rc == 0) {
-		rc = log_input_init(&input, &scan);
+		rc = log_ranks_init(&ranks);
 		if (rc < 0)
 			log_scan_free(&scan);
 	}
 	if (rc < 0) {
 		fprintf(stderr, "roce-doctor: explain: %s\n", strerror(-rc));
-		if (file != stdin)
-			fclose(file);
+		free(args.inputs);
 		return EXIT_CANNOT_RUN;
 	}
-	rc = read_log(file, &input);
-	if (file != stdin)
-		fclose(file);
-	if (rc == -EBADMSG)
-		fprintf(stderr, "roce-doctor: explain: cannot read %s: %s\n", name, input.why);
-	else if (rc < 0)
-		fprintf(stderr, "roce-doctor: explain: cannot read %s: %s\n", name, strerror(-rc));
-	if (rc < 0 || refuse_input(&input, &scan, name)) {
-		log_input_free(&input);
+	scan.ranks = &ranks;
+	for (size_t i = 0; rc == 0 && i < (args.input_count ? args.input_count : 1); i++)
+		rc = read_path(args.input_count ? args.inputs[i] : "-", &scan, &compression, &files);
+	one = !args.input_count ? "(stdin)" : strcmp(args.inputs[0], "-") == 0 ? "(stdin)" : args.inputs[0];
+	if (args.input_count > 1)
+		snprintf(name_clean, sizeof(name_clean), "%zu files", files);
+	else
+		log_text_clean(name_clean, sizeof(name_clean), one, strlen(one));
+	free(args.inputs);
+	if (rc < 0) {
+		log_ranks_free(&ranks);
 		log_scan_free(&scan);
 		return EXIT_CANNOT_RUN;
 	}
-	compression = log_format_name(input.format);
-	log_input_free(&input);
+	log_scan_finish(&scan);
 	worst = log_scan_worst(&scan);
 	if (args.with_check) {
 		code = host_check(app, &host, &warnings);
 		if (code != EXIT_OK) {
+			log_ranks_free(&ranks);
 			log_scan_free(&scan);
 			notes_free(&warnings);
 			return code;
@@ -261,6 +359,7 @@ int cmd_explain(struct app *app, int argc, char **argv)
 	}
 	findings_free(&host);
 	notes_free(&warnings);
+	log_ranks_free(&ranks);
 	log_scan_free(&scan);
 	return code;
 }

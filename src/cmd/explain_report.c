@@ -6,6 +6,7 @@
 
 #include "cmd/check_report.h"
 #include "core/log/log_causes.h"
+#include "core/log/log_ranks.h"
 #include "output/render.h"
 
 /* Whether id is one of the comma list ids. */
@@ -34,17 +35,75 @@ static json_t *host_findings(const struct log_hit *hit, const struct findings *h
 	return list;
 }
 
-static json_t *hit_json(const struct log_hit *hit, const struct findings *host)
+/* A rank as the report names it: host and rank (null when no line said), NCCL's pid, its file, a name. */
+static json_t *rank_ref(const struct log_rank *r)
 {
-	json_t *lines = json_array();
+	char name[256];
+
+	log_rank_name(r, name, sizeof(name));
+	return json_pack("{s:o, s:o, s:o, s:s, s:s}", "host", r->host[0] ? json_string(r->host) : json_null(), "rank",
+			 r->rank >= 0 ? json_integer(r->rank) : json_null(), "pid", r->pid ? json_integer(r->pid) :
+			 json_null(), "file", r->file_name, "name", name);
+}
+
+/* A rank's first failure: its id, line in its file, time (null when the log has none), the peer and HCA. */
+static json_t *failure_json(const struct log_rank *r)
+{
+	if (!r->failure || r->failure->severity <= SEVERITY_INFO)
+		return json_null();
+	return json_pack("{s:s, s:s, s:b, s:I, s:o, s:o, s:o}", "id", r->failure->id, "severity",
+			 severity_name(r->failure->severity), "effect", r->failure_effect, "line",
+			 (json_int_t)r->failure_line, "time", r->failure_time[0] ? json_string(r->failure_time) :
+			 json_null(), "peer", r->peer[0] ? json_string(r->peer) : json_null(), "hca",
+			 r->hca[0] ? json_string(r->hca) : json_null());
+}
+
+static json_t *ranks_json(const struct log_ranks *ranks)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; ranks && i < ranks->count; i++) {
+		const struct log_rank *r = &ranks->items[i];
+		json_t *one = rank_ref(r);
+
+		json_object_set_new(one, "lines", json_integer((json_int_t)r->lines));
+		json_object_set_new(one, "first_failure", failure_json(r));
+		json_array_append_new(list, one);
+	}
+	return list;
+}
+
+/* The job's first failure: the rank, and what failed there. */
+static json_t *first_failure_json(const struct log_ranks *ranks)
+{
+	json_t *one, *failure;
+
+	if (!ranks || ranks->first < 0)
+		return json_null();
+	one = rank_ref(&ranks->items[ranks->first]);
+	failure = failure_json(&ranks->items[ranks->first]);
+	json_object_update(one, failure);
+	json_decref(failure);
+	return one;
+}
+
+static json_t *hit_json(const struct log_hit *hit, const struct findings *host, const struct log_ranks *ranks)
+{
+	json_t *lines = json_array(), *doc, *who = json_array();
+
+	for (size_t i = 0; ranks && i < hit->rank_count; i++)
+		json_array_append_new(who, rank_ref(&ranks->items[hit->ranks[i]]));
 
 	for (size_t i = 0; i < hit->line_count; i++)
 		json_array_append_new(lines, json_integer((json_int_t)hit->lines[i]));
-	return json_pack("{s:s, s:s, s:o, s:I, s:s, s:s, s:s, s:o, s:s, s:o, s:o}", "id", hit->pattern->id, "severity",
+	doc = json_pack("{s:s, s:s, s:o, s:I, s:s, s:s, s:s, s:o, s:s, s:o, s:o}", "id", hit->pattern->id, "severity",
 			 severity_name(hit->pattern->severity), "lines", lines, "count", (json_int_t)hit->count,
 			 "quote", hit->quote, "message", hit->message, "source", hit->pattern->source, "checks",
 			 split_json(hit->pattern->checks, ','), "fix", hit->fix, "fix_lines", split_json(hit->fix, '\n'), "host",
 			 host ? host_findings(hit, host) : json_null());
+	json_object_set_new(doc, "ranks", who);
+	json_object_set_new(doc, "ranks_more", json_integer((json_int_t)hit->ranks_more));
+	return doc;
 }
 
 json_t *explain_report_doc(const struct log_scan *scan, const char *input, const char *compression,
@@ -65,7 +124,7 @@ json_t *explain_report_doc(const struct log_scan *scan, const char *input, const
 	}
 	for (size_t i = 0; i < scan->hit_count; i++) {
 		counts[scan->hits[i].pattern->severity]++;
-		if (json_array_append_new(problems, hit_json(&scan->hits[i], host)) < 0)
+		if (json_array_append_new(problems, hit_json(&scan->hits[i], host, scan->ranks)) < 0)
 			goto fail;
 	}
 	summary = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "lines", (json_int_t)scan->lines, "blank",
@@ -82,6 +141,9 @@ json_t *explain_report_doc(const struct log_scan *scan, const char *input, const
 	json_object_set_new(doc, "summary", summary);
 	json_object_set_new(doc, "facts", facts);
 	json_object_set_new(doc, "findings", problems);
+	json_object_set_new(doc, "first_failure", first_failure_json(scan->ranks));
+	json_object_set_new(doc, "ranks", ranks_json(scan->ranks));
+	json_object_set_new(doc, "ranks_cut_lines", json_integer(scan->ranks ? (json_int_t)scan->ranks->cut_lines : 0));
 	return doc;
 fail:
 	json_decref(facts);

@@ -3,6 +3,9 @@
  * look at its cause (and, with --with-check, what they found here) and the fix; last, how much was read. */
 #include "output/explain_text.h"
 
+#include <stdbool.h>
+#include <string.h>
+
 static const char *str(const json_t *obj, const char *key)
 {
 	const char *s = json_string_value(json_object_get(obj, key));
@@ -29,7 +32,51 @@ static void print_list(FILE *out, const char *label, const json_t *items, const 
 	}
 }
 
-static void print_problem(FILE *out, const json_t *p)
+/* "node-b rank 2, node-b rank 3 (and 5 more)": who showed a problem, in a job of several ranks. */
+static void print_ranks(FILE *out, const json_t *p)
+{
+	const json_t *ranks = json_object_get(p, "ranks");
+	size_t i;
+	json_t *v;
+
+	if (!json_array_size(ranks))
+		return;
+	fprintf(out, "        ranks: ");
+	json_array_foreach(ranks, i, v)
+		fprintf(out, "%s%s", i ? ", " : "", str(v, "name"));
+	if (num(p, "ranks_more"))
+		fprintf(out, " (and up to %lld more)", num(p, "ranks_more"));
+	fputc('\n', out);
+}
+
+/* The job's first failure and its cause, ahead of everything when the log is several ranks'. */
+static void print_first_failure(FILE *out, const json_t *doc)
+{
+	const json_t *f = json_object_get(doc, "first_failure"), *problems = json_object_get(doc, "findings");
+	size_t i;
+	json_t *v;
+
+	if (!json_is_object(f))
+		return;
+	fprintf(out, "first failure: %s (%s line %lld", str(f, "name"), str(f, "file"), num(f, "line"));
+	if (json_is_string(json_object_get(f, "time")))
+		fprintf(out, ", %s", str(f, "time"));
+	fprintf(out, "): %s", str(f, "id"));
+	if (json_is_string(json_object_get(f, "peer")))
+		fprintf(out, ", peer %s", str(f, "peer"));
+	if (json_is_string(json_object_get(f, "hca")))
+		fprintf(out, ", HCA %s", str(f, "hca"));
+	fputc('\n', out);
+	json_array_foreach(problems, i, v)
+		if (strcmp(str(v, "id"), str(f, "id")) == 0)
+			fprintf(out, "  > %s\n  %s\n", str(v, "quote"), str(v, "message"));
+	if (json_is_true(json_object_get(f, "effect")))
+		fprintf(out, "  cause: not in these logs: %s follows another rank's failure; give explain every "
+			"rank's log (the failing rank's may be missing, or it died without a word: dmesg, the "
+			"scheduler's log on its node)\n", str(f, "id"));
+}
+
+static void print_problem(FILE *out, const json_t *p, bool job)
 {
 	const json_t *host = json_object_get(p, "host"), *checks = json_object_get(p, "checks");
 	size_t i;
@@ -41,6 +88,8 @@ static void print_problem(FILE *out, const json_t *p)
 	if (num(p, "count") > (long long)json_array_size(json_object_get(p, "lines")))
 		fprintf(out, " ... (%lld lines)", num(p, "count"));
 	fprintf(out, "\n        > %s\n        %s\n", str(p, "quote"), str(p, "message"));
+	if (job)
+		print_ranks(out, p);
 	if (json_array_size(checks)) {
 		print_list(out, "        checks: ", checks, ", ");
 		fputc('\n', out);
@@ -73,8 +122,13 @@ void explain_text_print(FILE *out, const json_t *doc)
 	fprintf(out, "explain %s", str(doc, "input"));
 	if (json_is_string(json_object_get(doc, "compression")))
 		fprintf(out, " (%s)", str(doc, "compression"));
-	fprintf(out, ": %s (%zu problem%s)\n", str(doc, "verdict"), json_array_size(problems),
+	fprintf(out, ": %s (%zu problem%s", str(doc, "verdict"), json_array_size(problems),
 		json_array_size(problems) == 1 ? "" : "s");
+	if (json_array_size(json_object_get(doc, "ranks")) > 1)
+		fprintf(out, ", %zu ranks", json_array_size(json_object_get(doc, "ranks")));
+	fprintf(out, ")\n");
+	if (json_array_size(json_object_get(doc, "ranks")) > 1)
+		print_first_failure(out, doc);
 	if (json_array_size(facts)) {
 		fprintf(out, "facts:\n");
 		json_array_foreach(facts, i, v) {
@@ -89,7 +143,7 @@ void explain_text_print(FILE *out, const json_t *doc)
 	if (json_array_size(problems)) {
 		fprintf(out, "problems:\n");
 		json_array_foreach(problems, i, v)
-			print_problem(out, v);
+			print_problem(out, v, json_array_size(json_object_get(doc, "ranks")) > 1);
 	}
 	fprintf(out, "%lld of %lld lines recognised", num(s, "recognised"), num(s, "lines") - num(s, "blank"));
 	if (num(s, "blank"))
@@ -98,6 +152,8 @@ void explain_text_print(FILE *out, const json_t *doc)
 		fprintf(out, "; %lld longer than 4096 bytes, read up to there", num(s, "truncated"));
 	if (num(s, "binary"))
 		fprintf(out, "; %lld with control bytes or NUL", num(s, "binary"));
+	if (num(doc, "ranks_cut_lines"))
+		fprintf(out, "; %lld lines of ranks past the first %d not put to a rank", num(doc, "ranks_cut_lines"), 4096);
 	fputc('\n', out);
 }
 

@@ -84,11 +84,12 @@ first_problem "$two/nccl-net-absent.log" log.too_little 1 &&
 result "a log with nothing explain reads: warn, and the variables to rerun with, not ok" $?
 
 # --- usage errors: exit 64, one line on stderr, nothing on stdout
-bad "two logs are a usage error" 64 'one log at a time' -- explain a.log b.log
+bad "standard input given twice is a usage error" 64 'standard input .-. can be given once' -- explain - -
 bad "an unknown option is a usage error" 64 'unrecognized option' -- explain --bogus
 bad "--root without --with-check is a usage error" 64 'give --with-check too' -- --root "$FIXTURES/cx6lx-2port" explain "$scratch/clean.log"
 bad "a missing file exits 3 naming it" 3 "cannot read $scratch/none.log: No such file or directory" -- explain "$scratch/none.log"
-bad "a directory exits 3 naming it" 3 "cannot read $scratch: Is a directory" -- explain "$scratch"
+mkdir -p "$scratch/empty-dir"
+bad "a directory with no file exits 3 naming it" 3 "$scratch/empty-dir has no file to explain" -- explain "$scratch/empty-dir"
 
 # --- bad input: answered, never a crash
 head -c 200000 /dev/urandom > "$scratch/garbage.bin"

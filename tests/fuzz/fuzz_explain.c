@@ -2,7 +2,8 @@
 /* explain's log reader (src/core/log/log_input.c, log_scan.c, log_line.c): any bytes, as one buffer and
  * again cut into two feeds at a point the input picks; both must count the same lines, and the counts must
  * add up. The same bytes also go through the input decoder (gzip, xz, zstd or text, then the text-or-binary
- * judgement), whole and cut, which must agree on what it decoded and never crash on a damaged stream. */
+ * judgement), whole and cut, which must agree on what it decoded and never crash on a damaged stream. The cut
+ * reading also puts lines to ranks (log_ranks.c), which must not change what is matched and stays bounded. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "core/log/log_causes.h"
 #include "core/log/log_input.h"
+#include "core/log/log_ranks.h"
 #include "core/log/log_scan.h"
 
 static void same_counts(const struct log_scan *a, const struct log_scan *b)
@@ -62,23 +64,42 @@ static void through_input(const uint8_t *data, size_t size, size_t cut)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct log_scan whole, split;
+	struct log_ranks ranks, whole_ranks;
 	size_t cut;
 
-	if (log_scan_buffer(&whole, (const char *)data, size) != 0)
+	if (log_ranks_init(&whole_ranks) != 0)
 		return 0;
+	if (log_scan_init(&whole) != 0) {
+		log_ranks_free(&whole_ranks);
+		return 0;
+	}
+	whole.ranks = &whole_ranks;   /* a job's reading: the cause rules may compare ranks */
+	log_ranks_file(&whole_ranks, "fuzz-r1.log", 0);
+	log_scan_feed(&whole, (const char *)data, size);
+	log_scan_finish(&whole);
 	if (whole.recognised > whole.lines || whole.truncated > whole.lines ||
 	    whole.hit_count > log_pattern_count + log_cause_count || whole.fact_count > LOG_FACTS_MAX)
 		abort();
 	/* The reader is fed in chunks of any size (a pipe): a line cut between two feeds reads as one. */
 	cut = size ? data[0] % (size + 1) : 0;
-	if (log_scan_init(&split) == 0) {
+	if (log_ranks_init(&ranks) == 0 && log_scan_init(&split) == 0) {
+		split.ranks = &ranks;
+		log_ranks_file(&ranks, "fuzz-r1.log", 0);
 		log_scan_feed(&split, (const char *)data, cut);
 		log_scan_feed(&split, (const char *)data + cut, size - cut);
 		log_scan_finish(&split);
 		same_counts(&whole, &split);
+		if (ranks.count > LOG_RANKS_MAX || ranks.first >= (long)ranks.count)
+			abort();
+		for (size_t h = 0; h < split.hit_count; h++)
+			for (size_t i = 0; i < split.hits[h].rank_count; i++)
+				if (split.hits[h].ranks[i] < 0 || (size_t)split.hits[h].ranks[i] >= ranks.count)
+					abort();
 		log_scan_free(&split);
 	}
+	log_ranks_free(&ranks);
 	log_scan_free(&whole);
+	log_ranks_free(&whole_ranks);
 	through_input(data, size, cut);
 	return 0;
 }

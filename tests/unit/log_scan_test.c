@@ -9,6 +9,7 @@
 #include "core/log/log_causes.h"
 #include "core/log/log_input.h"
 #include "core/log/log_line.h"
+#include "core/log/log_ranks.h"
 #include "core/log/log_scan.h"
 #include "tap.h"
 
@@ -53,6 +54,35 @@ static void log_line_strips_launcher_prefixes(void)
 	CHECK(strip(" GID index       : 3") == 0);
 	CHECK(strip("  File \"/tmp/ar.py\", line 5") == 0);
 	CHECK(strip("[") == 0 && strip("") == 0 && strip("[1,") == 0 && strip("x:1:2 [") == 0);
+}
+
+/* Each launcher's prefix gives the rank or host, NCCL's the host and pid, timestamps a comparable time. */
+static void log_line_origin_names_host_rank_and_time(void)
+{
+	struct log_origin o;
+#define ORIGIN(line) log_line_origin(line, strlen(line), &o)
+
+	ORIGIN("[1,3]<stderr>:[rank3]:[E1128 03:19:25.254611676 ProcessGroupNCCL.cpp:689] x");
+	CHECK(o.rank == 3 && !o.host[0] && strcmp(o.time, "1128 03:19:25.254611676") == 0 && o.at > 0);
+	ORIGIN("  12: node-b:955:957 [0] bootstrap.cc:114 NCCL WARN Bootstrap : no socket interface found");
+	CHECK(o.rank == 12 && strcmp(o.host, "node-b") == 0 && o.pid == 955 && o.at < 0);
+	ORIGIN("node-a: [2026-11-24 21:26:00] [default1]:   File \"x\"");
+	CHECK(o.rank == 1 && strcmp(o.host, "node-a") == 0 && strcmp(o.time, "2026-11-24 21:26:00") == 0);
+	ORIGIN("3:   File \"/tmp/ar.py\", line 5");   /* srun keeps the message's indent */
+	CHECK(o.rank == 3);
+	ORIGIN("Traceback (most recent call last):");
+	CHECK(o.rank == -1 && !o.host[0] && o.at < 0);
+	{
+		struct log_origin a, b;
+
+		log_line_origin("Nov 24 21:25:56 x", 17, &a);
+		log_line_origin("2026-11-24T21:25:57Z x", 22, &b);
+		CHECK(a.at >= 0 && b.at == a.at + 1);
+	}
+	CHECK(log_rank_from_file_name("logs/rank12.log") == 12 && log_rank_from_file_name("job-r3.out") == 3 &&
+	      log_rank_from_file_name("node-7.log.gz") == 7 && log_rank_from_file_name("3.log") == 3 &&
+	      log_rank_from_file_name("nccl.log") == -1 && log_rank_from_file_name("h100.log") == -1);
+#undef ORIGIN
 }
 
 static void log_text_clean_replaces_invalid_utf8_and_controls(void)
@@ -284,6 +314,7 @@ int main(void)
 {
 	RUN(log_patterns_compile_and_name_real_check_ids);
 	RUN(log_line_strips_launcher_prefixes);
+	RUN(log_line_origin_names_host_rank_and_time);
 	RUN(log_text_clean_replaces_invalid_utf8_and_controls);
 	RUN(log_scan_splits_any_chunking_the_same);
 	RUN(log_scan_vm_pair_lines_give_their_own_problem);

@@ -9,13 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log/log_ranks.h"
 #include "core/log/log_scan.h"
 
 #define RERUN_ENV "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,ENV"
 #define RANKS_MAX 4096   /* ranks told apart by the init rule; a larger job's higher ranks are not listed */
 #define RANKS_SHOWN 16
 
-enum { CAUSE_SKIPPED, CAUSE_INIT, CAUSE_LINK_LOCAL, CAUSE_TOO_LITTLE };
+enum { CAUSE_SKIPPED, CAUSE_INIT, CAUSE_LINK_LOCAL, CAUSE_TOO_LITTLE, CAUSE_RANKS_DIFFER };
 
 const struct log_pattern log_cause_patterns[] = {
 	[CAUSE_SKIPPED] = { "log.torch.skipped_collective", SEVERITY_FAIL, "(derived)", NULL,
@@ -31,6 +32,10 @@ const struct log_pattern log_cause_patterns[] = {
 	[CAUSE_TOO_LITTLE] = { "log.too_little", SEVERITY_WARN, "(derived)", NULL,
 	  "a log with no line of NCCL, PyTorch, perftest, libibverbs or roce-doctor that explain reads", "", "", "",
 	  NULL, NULL, NULL },
+	[CAUSE_RANKS_DIFFER] = { "log.job.ranks_differ", SEVERITY_WARN, "(derived)", NULL,
+	  "the NCCL version (init.cc \"NCCL version\"), HCAs (net_ib \"NET/IB : Using\"), GID index and bootstrap "
+	  "interface each rank of a job states, compared across ranks", "", "nccl.ib_hca,gid.env,nccl.socket_ifname",
+	  "", NULL, NULL, NULL },
 };
 
 const size_t log_cause_count = sizeof(log_cause_patterns) / sizeof(log_cause_patterns[0]);
@@ -43,6 +48,15 @@ static void text(char *out, size_t size, const char *format, ...)
 	va_start(ap, format);
 	vsnprintf(out, size, format, ap);
 	va_end(ap);
+}
+
+/* The job's rank numbered rank (the first kept with that number) showed hit: a cause the rule tells
+ * the rank of. */
+static void hit_rank_number(const struct log_scan *scan, struct log_hit *hit, long rank)
+{
+	for (size_t i = 0; scan->ranks && i < scan->ranks->count && !hit->rank_count; i++)
+		if (scan->ranks->items[i].rank == rank)
+			hit->ranks[hit->rank_count++] = (int)i;
 }
 
 static void hit_line(struct log_hit *hit, unsigned long line)
@@ -121,6 +135,7 @@ static bool skipped_collective(const struct log_scan *scan, struct log_hit *hit)
 		     at_lo ? " (and others with the same count)" : "", lo.enqueued + 1, hi.rank);
 		hit_line(hit, lo.line < hi.line ? lo.line : hi.line);
 		hit_line(hit, lo.line < hi.line ? hi.line : lo.line);
+		hit_rank_number(scan, hit, lo.rank);
 	} else {
 		/* One rank's log: it has nothing pending while another rank timed out waiting in a collective */
 		told = fact(scan, "timeout_from", NULL);
@@ -318,10 +333,62 @@ static bool too_little(const struct log_scan *scan, struct log_hit *hit)
 	return true;
 }
 
+/* ---- facts that differ between ranks ---- */
+
+static bool ranks_differ(const struct log_scan *scan, struct log_hit *hit)
+{
+	const struct log_ranks *r = scan->ranks;
+	size_t quote = 0, message = 0;
+
+	for (int f = 0; r && f < RANK_FACTS; f++) {
+		const struct log_rank *a = NULL, *b = NULL;
+		char an[96], bn[96];
+
+		for (size_t i = 0; i < r->count && !b; i++) {
+			const struct log_rank *it = &r->items[i];
+
+			if (!it->facts[f][0])
+				continue;
+			if (!a)
+				a = it;
+			else if (strcmp(a->facts[f], it->facts[f]) != 0)
+				b = it;
+		}
+		if (!b)
+			continue;
+		log_rank_name(a, an, sizeof(an));
+		log_rank_name(b, bn, sizeof(bn));
+		if (!hit->pattern) {
+			hit->pattern = &log_cause_patterns[CAUSE_RANKS_DIFFER];
+			hit->ranks[hit->rank_count++] = (int)(a - r->items);
+			hit->ranks[hit->rank_count++] = (int)(b - r->items);
+			hit_line(hit, a->fact_lines[f]);
+			hit_line(hit, b->fact_lines[f]);
+		}
+		if (quote < sizeof(hit->quote))
+			quote += (size_t)snprintf(hit->quote + quote, sizeof(hit->quote) - quote, "%s%s %s on %s, %s on %s",
+						  quote ? "; " : "", log_rank_fact_labels[f], a->facts[f], an, b->facts[f], bn);
+		if (message < sizeof(hit->message))
+			message += (size_t)snprintf(hit->message + message, sizeof(hit->message) - message, "%s%s",
+						    message ? ", " : "the ranks of this job do not agree on: ",
+						    log_rank_fact_labels[f]);
+	}
+	if (!hit->pattern)
+		return false;
+	if (message < sizeof(hit->message))
+		snprintf(hit->message + message, sizeof(hit->message) - message, ". Every rank must run the same NCCL "
+			 "and reach the others the same way: the rank that differs is on a node set up differently "
+			 "(another image, environment or cabling), which may be what failed");
+	text(hit->fix, sizeof(hit->fix), "roce-doctor compare NODE-A.json NODE-B.json    # snapshots of both nodes "
+	     "(roce-doctor snapshot > NODE.json on each): what else differs\n"
+	     "env | grep ^NCCL_    # in each rank's launch environment: the same on every node");
+	return true;
+}
+
 void log_causes_derive(struct log_scan *scan)
 {
 	static bool (*const rules[])(const struct log_scan *, struct log_hit *) = {
-		skipped_collective, init_waiting, link_local_gid, too_little,
+		skipped_collective, init_waiting, link_local_gid, too_little, ranks_differ,
 	};
 	size_t causes = 0;
 

@@ -347,7 +347,9 @@ int log_input_finish(struct log_input *in)
 		if (!in->binary)
 			log_scan_feed(in->scan, in->sample, in->sample_len);
 	}
-	if (!in->binary)
+	if (!in->binary && in->scan->ranks)
+		log_scan_end_file(in->scan);   /* a job's file: the job ends after its last file */
+	else if (!in->binary)
 		log_scan_finish(in->scan);
 	return 0;
 }

@@ -3,6 +3,7 @@
  * line of a log that may be a gigabyte, and each looks at a few bytes at the start. */
 #include "core/log/log_line.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static bool is_digit(char c)
@@ -47,8 +48,56 @@ static size_t until(const char *s, size_t len, const char *stop)
 	return n;
 }
 
+/* The outermost prefix names the rank: "[1,3]<stdout>:[rank3]:" is rank 3 either way, and a launcher's
+ * label is the process's own (a torchrun "[default0]:" under srun "3: " is local rank 0 of global rank 3). */
+static void set_rank(struct log_origin *o, const char *digits_at)
+{
+	if (o && o->rank < 0)
+		o->rank = strtol(digits_at, NULL, 10);
+}
+
+static void set_host(struct log_origin *o, const char *s, size_t len)
+{
+	if (o && !o->host[0] && len && len < sizeof(o->host)) {
+		memcpy(o->host, s, len);
+		o->host[len] = '\0';
+	}
+}
+
+static long two(const char *s)
+{
+	return (s[0] - '0') * 10 + (s[1] - '0');
+}
+
+/* A time comparable within one job: seconds from the start of a 31-day-month year (no year: glog and syslog
+ * have none, and a job rarely runs across New Year). hms is "HH:MM:SS" then an optional ".frac". */
+static void set_time(struct log_origin *o, const char *month, const char *day, const char *hms, const char *text,
+		     size_t text_len)
+{
+	double at;
+
+	if (!o || o->at >= 0 || !is_digit(month[0]) || !is_digit(day[1]))
+		return;
+	at = (double)(((two(month) * 31 + two(day)) * 24 + two(hms)) * 3600 + two(hms + 3) * 60 + two(hms + 6));
+	if ((size_t)(hms - text) + 10 < text_len && hms[8] == '.' && is_digit(hms[9]))
+		at += strtod(hms + 8, NULL);
+	o->at = at;
+	/* the time as written: the date, "HH:MM:SS" and its fraction, not what follows in a glog bracket */
+	if (text_len > (size_t)(hms - text) + 8) {
+		size_t end = (size_t)(hms - text) + 8;
+
+		while (end < text_len && (text[end] == '.' || is_digit(text[end])))
+			end++;
+		text_len = end;
+	}
+	if (text_len >= sizeof(o->time))
+		text_len = sizeof(o->time) - 1;
+	memcpy(o->time, text, text_len);
+	o->time[text_len] = '\0';
+}
+
 /* "[rank0]:", "[default3]:", "[1,0]<stdout>:", "[2026-11-24 21:25:56] ", glog's "[E1124 21:26:16.3 x.cpp:12] ". */
-static size_t bracket_prefix(const char *s, size_t len)
+static size_t bracket_prefix(const char *s, size_t len, struct log_origin *o)
 {
 	size_t close, n;
 
@@ -65,25 +114,35 @@ static size_t bracket_prefix(const char *s, size_t len)
 			p = 5;
 		else if (close > 8 && memcmp(s + 1, "default", 7) == 0)
 			p = 8;
-		if (p < close && digits(s + p, close - p, 8) == close - p)
+		if (p < close && digits(s + p, close - p, 8) == close - p) {
+			set_rank(o, s + p);
 			return n + 1 + (n + 1 < len && s[n + 1] == ' ');
+		}
 		return 0;
 	}
 	if (len - n >= 9 && (memcmp(s + n, "<stdout>:", 9) == 0 || memcmp(s + n, "<stderr>:", 9) == 0)) {
 		size_t a = digits(s + 1, close - 1, 8);
 
-		if (a && close > 2 + a && s[1 + a] == ',' && digits(s + 2 + a, close - 2 - a, 8) == close - 2 - a)
+		if (a && close > 2 + a && s[1 + a] == ',' && digits(s + 2 + a, close - 2 - a, 8) == close - 2 - a) {
+			set_rank(o, s + 2 + a);   /* mpirun's [jobid,rank] */
 			return n + 9;
+		}
 		return 0;
 	}
-	if (iso_time(s + 1, close - 1) ||
-	    (strchr("EWIF", s[1]) && digits(s + 2, close - 2, 4) == 4 && s[6] == ' ' && memchr(s + 7, ':', close - 7)))
+	if (iso_time(s + 1, close - 1)) {
+		set_time(o, s + 6, s + 9, s + 12, s + 1, close - 1);
 		return n + (n < len && s[n] == ' ');
+	}
+	if (strchr("EWIF", s[1]) && digits(s + 2, close - 2, 4) == 4 && s[6] == ' ' && memchr(s + 7, ':', close - 7)) {
+		if (close > 15 && s[9] == ':' && s[12] == ':')   /* glog: MMDD HH:MM:SS */
+			set_time(o, s + 2, s + 4, s + 7, s + 2, close - 2);
+		return n + (n < len && s[n] == ' ');
+	}
 	return 0;
 }
 
 /* NCCL's "host:pid:tid [dev] " then an optional "file.cc:123 ", then "NCCL INFO " (WARN, TRACE, ABORT). */
-static size_t nccl_prefix(const char *s, size_t len)
+static size_t nccl_prefix(const char *s, size_t len, struct log_origin *o)
 {
 	static const char *const levels[] = { "INFO ", "WARN ", "TRACE ", "ABORT " };
 	size_t n = until(s, len < 256 ? len : 256, ": []"), d;
@@ -119,14 +178,21 @@ static size_t nccl_prefix(const char *s, size_t len)
 	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
 		size_t l = strlen(levels[i]);
 
-		if (len - n >= l && memcmp(s + n, levels[i], l) == 0)
+		if (len - n >= l && memcmp(s + n, levels[i], l) == 0) {
+			if (o) {
+				size_t h = until(s, len, ":");
+
+				set_host(o, s, h);
+				o->pid = strtol(s + h + 1, NULL, 10);
+			}
 			return n + l;
+		}
 	}
 	return 0;
 }
 
 /* srun --label's "  0: ", pdsh's "host: " (a lower-case host name: an exception's "torch.Error: " is not one). */
-static size_t label_prefix(const char *s, size_t len)
+static size_t label_prefix(const char *s, size_t len, struct log_origin *o)
 {
 	size_t n = 0, word;
 
@@ -142,17 +208,25 @@ static size_t label_prefix(const char *s, size_t len)
 		if (!word || s[0] == '.' || s[0] == '-')
 			return 0;
 	}
-	n += word;
-	return len - n >= 3 && s[n] == ':' && s[n + 1] == ' ' && s[n + 2] != ' ' ? n + 2 : 0;
+	/* srun's numeric label keeps the message's own indent ("3:   File ..."); a word needs text after it */
+	if (len - n - word < 3 || s[n + word] != ':' || s[n + word + 1] != ' ' ||
+	    (s[n + word + 2] == ' ' && !is_digit(s[n])))
+		return 0;
+	if (is_digit(s[n]))
+		set_rank(o, s + n);   /* srun --label */
+	else
+		set_host(o, s, word);   /* pdsh */
+	return n + word + 2;
 }
 
 /* ISO 8601 and syslog timestamps at the start of a line, with the space after them. */
-static size_t time_prefix(const char *s, size_t len)
+static size_t time_prefix(const char *s, size_t len, struct log_origin *o)
 {
 	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 	size_t n = iso_time(s, len);
 
 	if (n) {
+		set_time(o, s + 5, s + 8, s + 11, s, n);
 		n += until(s + n, len - n, " ");
 		return n < len ? n + 1 : 0;
 	}
@@ -160,30 +234,47 @@ static size_t time_prefix(const char *s, size_t len)
 	if (len < 16 || s[3] != ' ' || s[6] != ' ' || s[9] != ':' || s[12] != ':' || s[15] != ' ')
 		return 0;
 	for (size_t m = 0; m < 36; m += 3)
-		if (memcmp(s, months + m, 3) == 0)
+		if (memcmp(s, months + m, 3) == 0) {
+			if (o && (s[4] == ' ' || is_digit(s[4])) && is_digit(s[5])) {
+				char mm[3] = { (char)('0' + (m / 3 + 1) / 10), (char)('0' + (m / 3 + 1) % 10), 0 };
+				char dd[3] = { s[4] == ' ' ? '0' : s[4], s[5], 0 };
+
+				set_time(o, mm, dd, s + 7, s, 15);
+			}
 			return 16;
+		}
 	return 0;
 }
 
-size_t log_line_message(const char *line, size_t len)
+size_t log_line_origin(const char *line, size_t len, struct log_origin *o)
 {
 	size_t at = 0;
 
+	if (o) {
+		memset(o, 0, sizeof(*o));
+		o->rank = -1;
+		o->at = -1;
+	}
 	/* A few rounds: "[1,0]<stdout>:[rank0]:[2026-...] host:1:1 [0] NCCL INFO " nests four. */
 	for (int round = 0; round < 8; round++) {
-		size_t n = bracket_prefix(line + at, len - at);
+		size_t n = bracket_prefix(line + at, len - at, o);
 
 		if (!n)
-			n = nccl_prefix(line + at, len - at);
+			n = nccl_prefix(line + at, len - at, o);
 		if (!n)
-			n = time_prefix(line + at, len - at);
+			n = time_prefix(line + at, len - at, o);
 		if (!n)
-			n = label_prefix(line + at, len - at);
+			n = label_prefix(line + at, len - at, o);
 		if (!n)
 			break;
 		at += n;
 	}
 	return at;
+}
+
+size_t log_line_message(const char *line, size_t len)
+{
+	return log_line_origin(line, len, NULL);
 }
 
 /* The length of the well-formed UTF-8 sequence at s (1-4), or 0 (RFC 3629: no overlongs, no surrogates,

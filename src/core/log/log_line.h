@@ -13,6 +13,20 @@
  * (or "... file.cc:123 NCCL WARN "), in any order and nesting. */
 size_t log_line_message(const char *line, size_t len);
 
+/* Where a line comes from, as its prefixes say: NCCL's host and pid, the launchers' rank (torchrun's
+ * "[rank3]:" or local "[default3]:", mpirun's "[1,3]<stderr>:", srun's "3: ") or host (pdsh's "node-a: "),
+ * and the time (ISO 8601, glog, syslog). */
+struct log_origin {
+	char host[64];      /* "" when not given */
+	long pid;           /* NCCL's; 0 when not given */
+	long rank;          /* -1 when not given */
+	double at;          /* seconds, comparable within a job (log_line.c); < 0 when not given */
+	char time[40];      /* the time as the line writes it */
+};
+
+/* log_line_message, filling *o (when not NULL) from the prefixes it skips. */
+size_t log_line_origin(const char *line, size_t len, struct log_origin *o);
+
 /* Copies src[0..len) into dst (size > 0, always terminated) as valid UTF-8 without control bytes: each byte
  * that is not part of a well-formed sequence, and each control byte but tab, becomes '?'. Truncates at a
  * character boundary. Returns true when something was replaced. */

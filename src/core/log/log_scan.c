@@ -10,6 +10,7 @@
 
 #include "core/log/log_causes.h"
 #include "core/log/log_line.h"
+#include "core/log/log_ranks.h"
 
 #define GROUPS 5   /* the whole match and {1}..{4} */
 
@@ -95,6 +96,8 @@ static void add_fact(struct log_scan *scan, const struct log_pattern *p, const c
 		start++;
 	if (!value[start])
 		return;
+	if (scan->ranks)
+		log_ranks_fact(scan->ranks, p->fact, value + start, scan->lines - scan->line_base);
 	for (size_t i = 0; i < scan->fact_count; i++) {
 		struct log_fact *f = &scan->facts[i];
 
@@ -109,9 +112,26 @@ static void add_fact(struct log_scan *scan, const struct log_pattern *p, const c
 	}
 	scan->facts[scan->fact_count].name = p->fact;
 	snprintf(scan->facts[scan->fact_count].value, sizeof(value), "%s", value + start);
-	scan->facts[scan->fact_count].line = scan->lines;
+	scan->facts[scan->fact_count].line = scan->lines - scan->line_base;
 	scan->facts[scan->fact_count].count = 1;
 	scan->fact_count++;
+}
+
+/* The rank of the line being read showed hit. */
+static void hit_rank(struct log_scan *scan, struct log_hit *hit)
+{
+	int at;
+
+	if (!scan->ranks || scan->ranks->current < 0)
+		return;
+	at = (int)scan->ranks->current;
+	for (size_t i = 0; i < hit->rank_count; i++)
+		if (hit->ranks[i] == at)
+			return;
+	if (hit->rank_count < LOG_HIT_RANKS)
+		hit->ranks[hit->rank_count++] = at;
+	else
+		hit->ranks_more++;   /* a rank counted again when it repeats: "more" is at most this */
 }
 
 static void describe(struct log_hit *hit, const struct log_pattern *p, const char *text, size_t len,
@@ -142,13 +162,18 @@ static void count_problem(struct log_scan *scan, const struct log_pattern *p, co
 	if (hit->line_count < LOG_HIT_LINES)
 		hit->lines[hit->line_count++] = line;
 	hit->count++;
+	hit_rank(scan, hit);
+	if (scan->ranks && !first)
+		log_ranks_problem(scan->ranks, p, text, len, line);
+	else if (scan->ranks)
+		log_ranks_problem(scan->ranks, p, first->quote, strlen(first->quote), line);
 }
 
 static void add_problem(struct log_scan *scan, const struct log_pattern *p, const char *text, size_t len,
 			const regmatch_t *groups)
 {
 	scan->suspect = false;   /* the log said what went wrong after the suspect line */
-	count_problem(scan, p, NULL, scan->lines, text, len, groups);
+	count_problem(scan, p, NULL, scan->lines - scan->line_base, text, len, groups);
 }
 
 /* A suspect row's line: held until the log ends (log_scan_finish) or a line clears it. */
@@ -157,7 +182,7 @@ static void add_suspect(struct log_scan *scan, const struct log_pattern *p, cons
 {
 	memset(&scan->suspect_hit, 0, sizeof(scan->suspect_hit));
 	describe(&scan->suspect_hit, p, text, len, groups);
-	scan->suspect_line = scan->lines;
+	scan->suspect_line = scan->lines - scan->line_base;
 	scan->suspect = true;
 }
 
@@ -233,7 +258,11 @@ static void end_line(struct log_scan *scan)
 	if (blank)
 		scan->blank++;
 	else {
-		at = log_line_message(line, len);
+		struct log_origin origin;
+
+		at = log_line_origin(line, len, scan->ranks ? &origin : NULL);
+		if (scan->ranks)
+			log_ranks_line(scan->ranks, &origin, scan->lines);
 		if (match_line(scan, line + at, len - at))
 			scan->recognised++;
 	}
@@ -261,7 +290,7 @@ void log_scan_feed(struct log_scan *scan, const char *buf, size_t len)
 	}
 }
 
-void log_scan_finish(struct log_scan *scan)
+void log_scan_end_file(struct log_scan *scan)
 {
 	if (scan->pending)
 		end_line(scan);
@@ -269,7 +298,14 @@ void log_scan_finish(struct log_scan *scan)
 		scan->suspect = false;
 		count_problem(scan, scan->suspect_hit.pattern, &scan->suspect_hit, scan->suspect_line, NULL, 0, NULL);
 	}
+}
+
+void log_scan_finish(struct log_scan *scan)
+{
+	log_scan_end_file(scan);
 	log_causes_derive(scan);
+	if (scan->ranks)
+		log_ranks_finish(scan->ranks, scan);
 }
 
 int log_scan_buffer(struct log_scan *scan, const char *buf, size_t len)

@@ -15,6 +15,9 @@
 #define LOG_FACTS_MAX 64        /* distinct (fact, value) pairs kept; more are counted in facts_dropped */
 #define LOG_HIT_LINES 8         /* line numbers kept per finding */
 #define LOG_TEXT_MAX 512        /* a quote, a message or a fix after its {N} are filled in */
+#define LOG_HIT_RANKS 16        /* ranks kept per finding (indexes into the scan's ranks); more are counted */
+
+struct log_ranks;
 
 struct log_fact {
 	const char *name;             /* the pattern's fact name */
@@ -31,6 +34,9 @@ struct log_hit {
 	char quote[LOG_TEXT_MAX];            /* the first line's message, cleaned */
 	char message[LOG_TEXT_MAX];
 	char fix[LOG_TEXT_MAX];
+	int ranks[LOG_HIT_RANKS];            /* the ranks that showed it, in order of first appearance */
+	size_t rank_count;
+	unsigned long ranks_more;            /* further ranks not kept */
 };
 
 struct log_scan {
@@ -54,13 +60,18 @@ struct log_scan {
 	bool suspect;
 	struct log_hit suspect_hit;
 	unsigned long suspect_line;
+	unsigned long line_base;      /* lines of the files before this one: line numbers count within a file */
+	struct log_ranks *ranks;      /* NULL, or where each line's rank is kept (a job's logs: log_ranks.h) */
 };
 
 /* Compiles the table. 0, -ENOMEM, or -EINVAL when a row's regex does not compile (a bug the unit test finds). */
 int log_scan_init(struct log_scan *scan);
 /* Feeds bytes; lines end at '\n' (a trailing '\r' is dropped). Never fails. */
 void log_scan_feed(struct log_scan *scan, const char *buf, size_t len);
-/* Ends the last line if it had no newline, then adds the causes the whole log shows (log_causes.h). */
+/* One file of a job ended: ends its last line if it had no newline, and its held suspect line. */
+void log_scan_end_file(struct log_scan *scan);
+/* log_scan_end_file, then picks the job's first failure (with ranks) and adds the causes the whole log
+ * shows (log_causes.h). */
 void log_scan_finish(struct log_scan *scan);
 void log_scan_free(struct log_scan *scan);
 
