@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "serve", "The other end of bw and lat: one test at a time on TCP 18516", cmd_serve },
 	{ "bw", "RDMA bandwidth to a serve, data checked (ib_write_bw built in)", cmd_bw },
 	{ "lat", "RDMA-write ping-pong latency to a serve (ib_write_lat built in)", cmd_lat },
+	{ "mesh", "Every pair's bandwidth across a job's nodes: the plan (--plan N, --dry-run)", cmd_mesh },
 };
 
 static const struct command *find_command(const char *name)

@@ -78,8 +78,8 @@ int mesh_plan_init(struct mesh_plan *p, enum mesh_plan_kind kind, size_t nodes, 
 		return -EINVAL;
 	}
 	if (nodes < 2) {
-		snprintf(why, why_size, "a mesh needs at least 2 nodes, not %zu: with one node there is no link to "
-			 "test (bw against its own serve tests the NIC alone)", nodes);
+		snprintf(why, why_size, "a mesh needs at least 2 nodes, not %zu: below two there is no link to "
+			 "test (bw against this node's own serve tests its NIC alone)", nodes);
 		return -EINVAL;
 	}
 	if (nodes > MESH_NODES_MAX) {
