@@ -30,20 +30,25 @@ static size_t circle_rounds(size_t m)
 	return m < 2 ? 0 : m % 2 ? m : m - 1;
 }
 
-/* Round r of the circle method over m nodes (positions 0..m-1): node m'-1 (m' = m rounded up to even) stays
- * put and meets r, the others meet across the circle, (r+k) with (r-k) mod m'-1. A pair with the dummy (odd
- * m) is the bye. Writes the pairs as positions; returns how many. */
+/* Round r of the circle method over m nodes: with m' = m rounded up to even, node m'-1 stays put and meets r;
+ * the others turn, x meeting (2r - x) mod (m'-1), the node that would meet itself meeting m'-1 instead. For an
+ * odd m, node m'-1 is a dummy and its partner sits the round out (the bye). Walking x upwards writes the pairs
+ * already in order of their first node. Returns how many. */
 static size_t circle_round(size_t m, size_t r, unsigned (*pairs)[2])
 {
 	size_t even = m + m % 2, ring = even - 1, n = 0;
 
-	for (size_t k = 0; k < even / 2; k++) {
-		size_t x = k == 0 ? even - 1 : (r + k) % ring, y = k == 0 ? r : (r + ring - k) % ring;
+	for (size_t x = 0; x < m; x++) {
+		size_t y = x == ring ? r : 2 * r + ring - x;
 
-		if (x >= m || y >= m)
-			continue;   /* the dummy: a bye */
-		pairs[n][0] = (unsigned)(x < y ? x : y);
-		pairs[n][1] = (unsigned)(x < y ? y : x);
+		while (x != ring && y >= ring)   /* below 3 rings: a subtraction or two, not a division */
+			y -= ring;
+		if (y == x)
+			y = ring;
+		if (y <= x || y >= m)
+			continue;   /* counted from its other end, or the dummy: a bye */
+		pairs[n][0] = (unsigned)x;
+		pairs[n][1] = (unsigned)y;
 		n++;
 	}
 	return n;
@@ -124,15 +129,6 @@ int mesh_plan_init(struct mesh_plan *p, enum mesh_plan_kind kind, size_t nodes, 
 	return 0;
 }
 
-static int test_order(const void *x, const void *y)
-{
-	const struct mesh_test *a = x, *b = y;
-
-	if (a->rail != b->rail)
-		return a->rail < b->rail ? -1 : 1;
-	return a->a < b->a ? -1 : a->a > b->a;
-}
-
 long mesh_plan_round(const struct mesh_plan *p, size_t round, struct mesh_test *out)
 {
 	unsigned (*pairs)[2];
@@ -159,17 +155,18 @@ long mesh_plan_round(const struct mesh_plan *p, size_t round, struct mesh_test *
 			out[n++] = (struct mesh_test){ 0, (unsigned)p->nodes - 1, MESH_RAIL_EVERY };
 			break;
 		}
-		/* Round 0: the edges from even nodes, round 1: from odd ones; an odd ring leaves (N-1, 0) out. */
-		for (size_t i = round; i + 1 < p->nodes; i += 2)
-			out[n++] = (struct mesh_test){ (unsigned)i, (unsigned)i + 1, MESH_RAIL_EVERY };
+		/* Round 0: the edges from even nodes, round 1: from odd ones and, for an even N, (0, N-1); an odd
+		 * ring leaves (0, N-1) to round 2. */
 		if (p->nodes % 2 == 0 && round == 1)
 			out[n++] = (struct mesh_test){ 0, (unsigned)p->nodes - 1, MESH_RAIL_EVERY };
+		for (size_t i = round; i + 1 < p->nodes; i += 2)
+			out[n++] = (struct mesh_test){ (unsigned)i, (unsigned)i + 1, MESH_RAIL_EVERY };
 		break;
 	case MESH_PLAN_RAIL:
 		members = malloc(p->nodes * sizeof(*members));
 		if (!members) {
-			free(pairs);
-			return -ENOMEM;
+			n = 0;
+			break;
 		}
 		for (unsigned r = 0; r < p->rails_max; r++) {
 			size_t m = rail_members(p, r, members), k;
@@ -178,13 +175,15 @@ long mesh_plan_round(const struct mesh_plan *p, size_t round, struct mesh_test *
 				continue;
 			k = circle_round(m, round, pairs);
 			for (size_t i = 0; i < k; i++)
-				out[n++] = (struct mesh_test){ members[pairs[i][0]], members[pairs[i][1]], (int)r };
+				out[n + i] = (struct mesh_test){ members[pairs[i][0]], members[pairs[i][1]], (int)r };
+			n += k;
 		}
-		free(members);
 		break;
 	}
 	free(pairs);
-	qsort(out, n, sizeof(*out), test_order);
+	if (p->kind == MESH_PLAN_RAIL && !members)
+		return -ENOMEM;
+	free(members);
 	return (long)n;
 }
 
