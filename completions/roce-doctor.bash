@@ -3,12 +3,12 @@
 # Options are listed per command as each command's --help shows them (tests/docs/docs_test.sh holds the two
 # together); check ids come from `roce-doctor check --list` and device names from `roce-doctor devices --brief`
 # under the --root/--from on the line, so neither can drift from the binary.
-_roce_doctor_commands="devices gid check nccl-env nccl topo snapshot compare explain counters serve bw lat"
+_roce_doctor_commands="devices gid check nccl-env nccl topo snapshot compare explain counters serve bw lat mesh"
 _roce_doctor_common="--json --output --pretty --compact --verbose --help"
 # serve writes an event log, not a document: no --output, --pretty or --compact
 _roce_doctor_log="--json --verbose --help"
 _roce_doctor_host="--root --from $_roce_doctor_common"
-# nccl, topo, snapshot and explain refuse -v: they print all they have to say without it
+# nccl, topo, snapshot, explain and mesh refuse -v: they print all they have to say without it
 _roce_doctor_quiet="--json --output --pretty --compact --help"
 
 # The --root DIR / --from FILE already on the line (as an array in _roce_doctor_ctx), so devices, netdevs
@@ -88,7 +88,8 @@ _roce_doctor_takes_value()
 		--output|--secret-file|--allow|\
 		-d|--device|--only|--skip|--peer|--bind|-p|--port|-s|--size|-n|--iters|-D|--duration|-q|--qps|\
 		-t|--tx-depth|-I|--inline|-x|--gid-index|--timeout|--max-mem|--max-qps|--max-seconds|--master-port|\
-		--nccl-version|--expect-gbps|--expect-link-pct) return 0 ;;
+		--nccl-version|--expect-gbps|--expect-link-pct|\
+		--plan|--plan-kind|--rails|--seconds|--rank|--rendezvous) return 0 ;;
 	esac
 	return 1
 }
@@ -109,6 +110,7 @@ _roce_doctor_values()
 		--output|--secret-file) compgen -f -- "$cur" ;;
 		--op) compgen -W "write read send" -- "$cur" ;;
 		--wait) compgen -W "auto poll event" -- "$cur" ;;
+		--plan-kind) compgen -W "all-pairs ring rail" -- "$cur" ;;
 		--mtu) compgen -W "256 512 1024 2048 4096" -- "$cur" ;;
 		--socket-if|--netdev) compgen -W "$(_roce_doctor_netdevs)" -- "$cur" ;;
 		--user) _roce_doctor_users "$cur" ;;
@@ -149,6 +151,8 @@ _roce_doctor_words_of()
 			$_roce_doctor_log" -- "$cur" ;;
 		bw) compgen -W "--op --bidir --size --sweep --iters --duration --qps --qps-sweep --tx-depth --inline --wait --expect-gbps \
 			--expect-link-pct --device --gid-index --mtu --port --timeout --secret-file --format --no-verify $_roce_doctor_common" -- "$cur" ;;
+		mesh) compgen -W "--plan --plan-kind --rails --seconds --dry-run --rank --size --rendezvous --root --from \
+			$_roce_doctor_quiet" -- "$cur" ;;
 		lat) compgen -W "--size --sweep --iters --inline --device --gid-index --mtu --port --timeout --secret-file --format --no-verify \
 			$_roce_doctor_common" -- "$cur" ;;
 	esac

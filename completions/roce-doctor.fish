@@ -112,21 +112,22 @@ complete -c $c -n '__roce_doctor_using -' -a counters -d 'NIC counters that move
 complete -c $c -n '__roce_doctor_using -' -a serve -d 'The other end of bw and lat'
 complete -c $c -n '__roce_doctor_using -' -a bw -d 'RDMA bandwidth to a serve'
 complete -c $c -n '__roce_doctor_using -' -a lat -d 'RDMA-write ping-pong latency to a serve'
+complete -c $c -n '__roce_doctor_using -' -a mesh -d "Every pair's bandwidth across a job's nodes: the plan"
 complete -c $c -n '__roce_doctor_using -' -a help -d 'Describe a command'
-complete -c $c -n '__roce_doctor_using help' -a 'devices gid check nccl-env nccl topo snapshot compare explain counters serve bw lat'
+complete -c $c -n '__roce_doctor_using help' -a 'devices gid check nccl-env nccl topo snapshot compare explain counters serve bw lat mesh'
 complete -c $c -n '__roce_doctor_using -' -s V -l version -d 'Print program version'
 
 # options every command has
 complete -c $c -s j -l json -d 'Print one JSON document on stdout'
-# nccl, topo, snapshot and explain refuse -v: they print all they have to say without it
-complete -c $c -n 'not __roce_doctor_using nccl topo snapshot explain' -s v -l verbose -d "Say more (what: see the command's --help)"
+# nccl, topo, snapshot, explain and mesh refuse -v: they print all they have to say without it
+complete -c $c -n 'not __roce_doctor_using nccl topo snapshot explain mesh' -s v -l verbose -d "Say more (what: see the command's --help)"
 complete -c $c -s h -l help -d 'Give this help list'
 # every command that prints a document (serve writes an event log)
 complete -c $c -n 'not __roce_doctor_using serve' -l output -r -F -d 'Write the document to FILE, whole or not at all'
 complete -c $c -n 'not __roce_doctor_using serve' -l pretty -d 'Indent the JSON document'
 complete -c $c -n 'not __roce_doctor_using serve' -l compact -d 'Print the JSON document on one line'
-set -l tree '- devices gid check nccl-env nccl topo snapshot explain counters'
-set -l model '- devices gid check nccl-env nccl explain topo'
+set -l tree '- devices gid check nccl-env nccl topo snapshot explain counters mesh'
+set -l model '- devices gid check nccl-env nccl explain topo mesh'
 complete -c $c -n "__roce_doctor_using $tree" -l root -x -a '(__fish_complete_directories)' -d 'Read /sys, /proc and /etc under DIR'
 complete -c $c -n "__roce_doctor_using $model" -l from -r -F -d 'Answer from a snapshot (- reads stdin)'
 complete -c $c -n '__roce_doctor_using gid check nccl-env compare explain' -l family -x -a 'ipv4 ipv6' -d 'Address family of the RoCE v2 GID'
@@ -168,6 +169,16 @@ complete -c $c -n '__roce_doctor_using counters' -l format -x -a 'text json prom
 complete -c $c -n '__roce_doctor_using explain' -F -a - -d 'Log file, or - for stdin'
 complete -c $c -n '__roce_doctor_using explain' -l with-check -d 'Run check on this host too and join the two'
 complete -c $c -n '__roce_doctor_using explain' -l list -d 'List every log pattern and read nothing'
+
+# mesh
+complete -c $c -n '__roce_doctor_using mesh' -l plan -x -d 'Print the plan for N nodes and its time'
+complete -c $c -n '__roce_doctor_using mesh' -l plan-kind -x -a 'all-pairs ring rail' -d 'Which pairs meet'
+complete -c $c -n '__roce_doctor_using mesh' -l rails -x -d 'Rails (RoCE ports) per node'
+complete -c $c -n '__roce_doctor_using mesh' -l seconds -x -d 'Seconds of bw per test'
+complete -c $c -n '__roce_doctor_using mesh' -l dry-run -d 'Inside a launcher: rank, size, rendezvous and the plan'
+complete -c $c -n '__roce_doctor_using mesh' -l rank -x -d "This node's rank"
+complete -c $c -n '__roce_doctor_using mesh' -l size -x -d 'The number of nodes'
+complete -c $c -n '__roce_doctor_using mesh' -l rendezvous -x -a '(__fish_print_hostnames)' -d "Rank 0's host"
 
 # serve, bw, lat
 complete -c $c -n '__roce_doctor_using serve bw lat' -s d -l device -x -a '(__roce_doctor_devices)' -d 'Local RDMA port'

@@ -24,5 +24,6 @@ int cmd_lat(struct app *app, int argc, char **argv);
 int cmd_topo(struct app *app, int argc, char **argv);
 int cmd_explain(struct app *app, int argc, char **argv);
 int cmd_counters(struct app *app, int argc, char **argv);
+int cmd_mesh(struct app *app, int argc, char **argv);
 
 #endif

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* roce-doctor mesh: the pairwise bandwidth plan over a job's nodes. --plan N prints the plan and its time;
+ * --dry-run reads the launcher's environment and prints this node's rank, size, rendezvous and the plan.
+ * Running the mesh (registration with rank 0, the rounds of bw) is not built: mesh says so and exits 3. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/commands.h"
+#include "core/mesh/launcher.h"
+#include "core/mesh/plan.h"
+#include "core/mesh/rails.h"
+#include "output/mesh_text.h"
+#include "output/render.h"
+
+extern char **environ;
+
+/* Up to this many nodes the JSON document lists every round's tests (256 nodes: 32,640 pairs). */
+#define MESH_JSON_SCHEDULE_NODES_MAX 256
+#define MESH_BW_SECONDS_DEFAULT 2.0   /* bw's own -D default: a mesh test is a short bw */
+
+enum { OPT_PLAN = 0x100, OPT_PLAN_KIND, OPT_RAILS, OPT_SECONDS, OPT_DRY_RUN, OPT_RANK, OPT_SIZE, OPT_RENDEZVOUS };
+
+struct mesh_args {
+	long plan;                   /* --plan N; -1 when not given */
+	enum mesh_plan_kind kind;
+	unsigned rails;              /* --rails; 0 when not given */
+	double seconds;
+	bool dry_run;
+	struct mesh_options launch;
+};
+
+static const struct argp_option mesh_options[] = {
+	{ "plan", OPT_PLAN, "N", 0, "Print the plan for N nodes and its estimated time; run nothing", 0 },
+	{ "plan-kind", OPT_PLAN_KIND, "all-pairs|ring|rail", 0, "all-pairs (default: every pair once, N-1 rounds), "
+	  "ring (each node with the next: 2 rounds, 3 for an odd N) or rail (per rail, same-index NICs only)", 0 },
+	{ "rails", OPT_RAILS, "R", 0, "Rails (RoCE ports) per node (default 1 with --plan; with --dry-run this "
+	  "node's RoCE ports)", 0 },
+	{ "seconds", OPT_SECONDS, "S", 0, "Seconds of bw per test (bw's -D; default 2)", 0 },
+	{ "dry-run", OPT_DRY_RUN, NULL, 0, "Inside a launcher (srun, mpirun, torchrun): print this node's rank, size, "
+	  "rendezvous and the plan; run nothing", 0 },
+	{ "rank", OPT_RANK, "N", 0, "This node's rank (with --size and --rendezvous: pdsh, or no launcher)", 0 },
+	{ "size", OPT_SIZE, "N", 0, "The number of nodes", 0 },
+	{ "rendezvous", OPT_RENDEZVOUS, "HOST", 0, "Rank 0's host (over MASTER_ADDR or SLURM_NODELIST's first)", 0 },
+	{ 0 }
+};
+
+static long parse_whole(const struct argp_state *state, const char *option, const char *arg, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (arg[0] < '0' || arg[0] > '9' || *end || errno || v > max)
+		argp_error(state, "bad %s '%s': expected a whole number from 0 to %ld", option, arg, max);
+	return v;
+}
+
+static error_t parse_mesh(int key, char *arg, struct argp_state *state)
+{
+	struct mesh_args *a = state->input;
+	char *end;
+
+	switch (key) {
+	case OPT_PLAN:
+		a->plan = parse_whole(state, "--plan", arg, MESH_NODES_MAX);
+		return 0;
+	case OPT_PLAN_KIND:
+		if (mesh_plan_kind_parse(arg, &a->kind) < 0)
+			argp_error(state, "bad --plan-kind '%s': expected all-pairs, ring or rail", arg);
+		return 0;
+	case OPT_RAILS:
+		a->rails = (unsigned)parse_count(state, "--rails", arg, 1, MESH_RAILS_MAX);
+		return 0;
+	case OPT_SECONDS:
+		errno = 0;
+		a->seconds = strtod(arg, &end);
+		if (end == arg || *end || errno || !(a->seconds > 0) || a->seconds > 600)
+			argp_error(state, "bad --seconds '%s': expected seconds, more than 0 and at most 600", arg);
+		return 0;
+	case OPT_DRY_RUN:
+		a->dry_run = true;
+		return 0;
+	case OPT_RANK:
+		a->launch.rank = parse_whole(state, "--rank", arg, MESH_NODES_MAX);
+		return 0;
+	case OPT_SIZE:
+		a->launch.size = parse_whole(state, "--size", arg, MESH_NODES_MAX);
+		return 0;
+	case OPT_RENDEZVOUS:
+		a->launch.rendezvous = arg;
+		return 0;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		return EINVAL;
+	case ARGP_KEY_END:
+		if (a->plan >= 0 && a->dry_run)
+			argp_error(state, "--plan and --dry-run exclude each other: --dry-run takes N from the launcher");
+		if (!a->dry_run && (a->launch.rank >= 0 || a->launch.size >= 0 || a->launch.rendezvous))
+			argp_error(state, "--rank, --size and --rendezvous go with --dry-run");
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp mesh_argp = {
+	mesh_options, parse_mesh, "",
+	"Every pair's bandwidth across a job's nodes, started once per node by the job's launcher. --plan N prints "
+	"the plan (rounds of disjoint pairs, so no NIC is in two tests at once) and its estimated time: rounds x "
+	"(bw's seconds + a 3 s setup measured on the Soft-RoCE VM pair). --dry-run reads rank, size and rank 0's "
+	"host from srun (SLURM_PROCID, SLURM_NTASKS, SLURM_NODELIST), mpirun (OMPI_COMM_WORLD_*, PMI_*), torchrun "
+	"(RANK, WORLD_SIZE, MASTER_ADDR) or --rank/--size/--rendezvous, and prints them with the plan. Running the "
+	"mesh is not built yet.\vExit status: 0 when the plan is printed, 3 without --plan or --dry-run (running the "
+	"mesh is not built yet) or when this host cannot be read, 64 for usage errors and a launcher's environment "
+	"that is half there. docs/mesh.md gives the times at 8 to 4096 nodes.",
+	NULL, NULL, NULL,
+};
+
+static json_t *schedule_json(const struct mesh_plan *p)
+{
+	struct mesh_test *t = malloc((p->round_tests_max + 1) * sizeof(*t));
+	bool *in = malloc(p->nodes * sizeof(*in));
+	json_t *list = json_array();
+
+	for (size_t r = 0; t && in && r < p->rounds; r++) {
+		long n = mesh_plan_round(p, r, t);
+		json_t *round = json_object(), *tests = json_array(), *byes = json_array();
+
+		memset(in, 0, p->nodes * sizeof(*in));
+		for (long i = 0; i < n; i++) {
+			json_array_append_new(tests, json_pack("{s:I, s:I, s:o}", "a", (json_int_t)t[i].a, "b",
+							       (json_int_t)t[i].b, "rail", t[i].rail == MESH_RAIL_EVERY ?
+							       json_null() : json_integer(t[i].rail)));
+			in[t[i].a] = in[t[i].b] = true;
+		}
+		for (size_t k = 0; k < p->nodes; k++)
+			if (!in[k])
+				json_array_append_new(byes, json_integer((json_int_t)k));
+		json_object_set_new(round, "round", json_integer((json_int_t)r + 1));
+		json_object_set_new(round, "tests", tests);
+		json_object_set_new(round, "byes", byes);
+		json_array_append_new(list, round);
+	}
+	free(t);
+	free(in);
+	return list;
+}
+
+static json_t *plan_doc(const struct mesh_plan *p, double bw_seconds)
+{
+	json_t *doc = doc_new("mesh-plan");
+	double round_s = mesh_plan_round_seconds(p, bw_seconds);
+
+	json_object_set_new(doc, "kind", json_string(mesh_plan_kind_name(p->kind)));
+	json_object_set_new(doc, "nodes", json_integer((json_int_t)p->nodes));
+	json_object_set_new(doc, "rails", json_integer(p->rails_max));
+	json_object_set_new(doc, "rounds", json_integer((json_int_t)p->rounds));
+	json_object_set_new(doc, "tests", json_integer((json_int_t)p->tests));
+	json_object_set_new(doc, "round_tests_max", json_integer((json_int_t)p->round_tests_max));
+	json_object_set_new(doc, "bw_seconds", json_real(bw_seconds));
+	json_object_set_new(doc, "setup_seconds", json_real(MESH_TEST_SETUP_S));
+	json_object_set_new(doc, "round_seconds", json_real(round_s));
+	json_object_set_new(doc, "estimated_seconds", json_real(round_s * (double)p->rounds));
+	json_object_set_new(doc, "schedule", p->nodes <= MESH_JSON_SCHEDULE_NODES_MAX ? schedule_json(p) : json_null());
+	return doc;
+}
+
+static json_t *launch_json(const struct mesh_launch *l)
+{
+	return json_pack("{s:s, s:I, s:I, s:s, s:s, s:o}", "launcher", mesh_launcher_name(l->launcher), "rank",
+			 (json_int_t)l->rank, "size", (json_int_t)l->size, "rendezvous", l->rendezvous,
+			 "rendezvous_from", l->rendezvous_from, "host", json_str_or_null(l->host));
+}
+
+static json_t *rails_json(const struct mesh_rail *r, size_t n)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(list, json_pack("{s:I, s:s, s:I, s:o}", "rail", (json_int_t)i, "device",
+						      r[i].device, "port", (json_int_t)r[i].port, "netdev",
+						      json_str_or_null(r[i].netdev)));
+	return list;
+}
+
+/* --dry-run: the launcher's view, this node's rails, and the plan over size nodes with as many rails each. */
+static int dry_run(struct app *app, const struct mesh_args *a, json_t **doc, struct notes *warnings)
+{
+	struct mesh_rail rails[MESH_RAILS_MAX];
+	struct mesh_launch l;
+	struct mesh_plan p;
+	struct host host = { 0 };
+	unsigned *per_node;
+	char why[600];
+	size_t n;
+	int code;
+
+	if (mesh_launch_read(environ, &a->launch, &l, why, sizeof(why)) < 0) {
+		fprintf(stderr, "roce-doctor: mesh: %s\n", why);
+		notes_free(&l.warnings);
+		return EXIT_USAGE;
+	}
+	code = app_probe_host(app, &host);
+	if (code != EXIT_OK) {
+		notes_free(&l.warnings);
+		return code;
+	}
+	n = mesh_rails_of_host(&host, rails, MESH_RAILS_MAX);
+	host_free(&host);
+	if (n == 0 && !a->rails) {
+		fprintf(stderr, "roce-doctor: mesh: this host has no RoCE port (no RDMA port with an Ethernet link "
+			"layer): nothing for the mesh to test (roce-doctor devices lists what there is)\n");
+		notes_free(&l.warnings);
+		return EXIT_CANNOT_RUN;
+	}
+	per_node = malloc(l.size * sizeof(*per_node));
+	for (size_t i = 0; per_node && i < l.size; i++)
+		per_node[i] = a->rails ? a->rails : (unsigned)n;
+	if (!per_node || mesh_plan_init(&p, a->kind, l.size, per_node, why, sizeof(why)) < 0) {
+		fprintf(stderr, "roce-doctor: mesh: %s\n", per_node ? why : strerror(ENOMEM));
+		free(per_node);
+		notes_free(&l.warnings);
+		return EXIT_CANNOT_RUN;
+	}
+	*doc = plan_doc(&p, a->seconds > 0 ? a->seconds : MESH_BW_SECONDS_DEFAULT);
+	json_object_set_new(*doc, "launch", launch_json(&l));
+	json_object_set_new(*doc, "local_rails", rails_json(rails, n));
+	for (size_t i = 0; i < l.warnings.count; i++)
+		notes_add(warnings, "%s", l.warnings.items[i]);
+	notes_add(warnings, "the plan gives every node this node's %u rail%s: a run would plan from each node's own",
+		  per_node[0], per_node[0] == 1 ? "" : "s");
+	free(per_node);
+	notes_free(&l.warnings);
+	return EXIT_OK;
+}
+
+int cmd_mesh(struct app *app, int argc, char **argv)
+{
+	struct mesh_args a = { -1, MESH_PLAN_ALL_PAIRS, 0, 0, false, { -1, -1, NULL } };
+	struct notes warnings = { 0 };
+	json_t *doc = NULL;
+	int code;
+
+	if (command_parse(&mesh_argp, COMMON_ROOT | COMMON_FROM, argc, argv, &a, app) != 0)
+		return EXIT_USAGE;
+	if (app_layout_needs_json(app, "mesh", app->json, false) != EXIT_OK)
+		return EXIT_USAGE;
+	if (a.plan < 0 && !a.dry_run) {
+		fprintf(stderr, "roce-doctor: mesh: running the mesh is not built yet: `mesh --plan N` prints a plan, "
+			"`mesh --dry-run` inside a launcher shows what each node would do\n");
+		return EXIT_CANNOT_RUN;
+	}
+	if (a.dry_run) {
+		code = dry_run(app, &a, &doc, &warnings);
+		if (code != EXIT_OK) {
+			notes_free(&warnings);
+			return code;
+		}
+	} else {
+		unsigned *per_node = malloc((size_t)(a.plan ? a.plan : 1) * sizeof(*per_node));
+		struct mesh_plan p;
+		char why[300];
+
+		for (long i = 0; per_node && i < a.plan; i++)
+			per_node[i] = a.rails ? a.rails : 1;
+		if (!per_node || mesh_plan_init(&p, a.kind, (size_t)a.plan, per_node, why, sizeof(why)) < 0) {
+			fprintf(stderr, "roce-doctor: mesh: bad --plan %ld: %s\n", a.plan, per_node ? why : strerror(ENOMEM));
+			free(per_node);
+			return per_node ? EXIT_USAGE : EXIT_CANNOT_RUN;
+		}
+		doc = plan_doc(&p, a.seconds > 0 ? a.seconds : MESH_BW_SECONDS_DEFAULT);
+		free(per_node);
+	}
+	code = app_emit(app, doc, &warnings, mesh_print_text, EXIT_OK);
+	json_decref(doc);
+	notes_free(&warnings);
+	return code;
+}
