@@ -4,6 +4,7 @@
  * training hosts keep them; then which one the dynamic loader gives a plain program and each torch found.
  * Paths in the model and in notes are the host's ("/usr/lib/..."), also under --root. */
 #include "probe/nccl_libs.h"
+#include "util/env_list.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -57,16 +58,6 @@ static bool fit(char *buf, size_t size, const char *fmt, ...)
 	n = vsnprintf(buf, size, fmt, ap);
 	va_end(ap);
 	return n >= 0 && (size_t)n < size;
-}
-
-static const char *env_get(char *const *envp, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (size_t i = 0; envp && envp[i]; i++)
-		if (strncmp(envp[i], name, len) == 0 && envp[i][len] == '=')
-			return envp[i] + len + 1;
-	return NULL;
 }
 
 static bool is_core_name(const char *base)
@@ -392,6 +383,20 @@ static void conda_prefix(struct finder *f, const char *prefix, const char *where
 	python_prefix(f, prefix, where);
 }
 
+/* An activated conda prefix (CONDA_PREFIX, or a PATH entry with conda-meta), named as conda names it: an env
+ * under envs/, else the base. */
+static void conda_activated(struct finder *f, const char *prefix)
+{
+	const char *envs = strstr(prefix, "/envs/");
+	char where[PATH_LEN];
+
+	if (envs && !strchr(envs + 6, '/'))
+		fit(where, sizeof(where), "conda env %s (%s)", envs + 6, prefix);
+	else
+		fit(where, sizeof(where), "conda base (%s)", prefix);
+	conda_prefix(f, prefix, where);
+}
+
 static void conda_envs(struct finder *f, const char *envs);
 
 /* A conda installation: its base environment and each envs/NAME. */
@@ -510,13 +515,7 @@ static void path_dir(struct finder *f, const char *dir)
 	fit(prefix, sizeof(prefix), "%.*s", (int)(len - 4), dir);
 	if (rootfs_exists(f->root, "%s/conda-meta", prefix)) {
 		/* an activated conda env: its lib/ holds conda's nccl package, so it is searched as conda's */
-		const char *envs = strstr(prefix, "/envs/");
-
-		if (envs && !strchr(envs + 6, '/'))
-			fit(where, sizeof(where), "conda env %s (%s)", envs + 6, prefix);
-		else
-			fit(where, sizeof(where), "conda base (%s)", prefix);
-		conda_prefix(f, prefix, where);
+		conda_activated(f, prefix);
 		return;
 	}
 	fit(where, sizeof(where), "%s %s", rootfs_exists(f->root, "%s/pyvenv.cfg", prefix) ? "venv" : "python",
@@ -542,32 +541,24 @@ static void search_cuda(struct finder *f)
 
 static void search_conda(struct finder *f)
 {
-	const char *prefix = env_get(f->envp, "CONDA_PREFIX");
-	char where[PATH_LEN];
+	const char *prefix = env_list_get(f->envp, "CONDA_PREFIX");
 
-	if (prefix && *prefix) {
-		const char *envs = strstr(prefix, "/envs/");
-
-		/* An activated env is searched as such even when its base is not one of the usual places. */
-		if (envs && !strchr(envs + 6, '/'))
-			fit(where, sizeof(where), "conda env %s (%s)", envs + 6, prefix);
-		else
-			fit(where, sizeof(where), "conda base (%s)", prefix);
-		conda_prefix(f, prefix, where);
-	}
+	/* An activated env is searched as such even when its base is not one of the usual places. */
+	if (prefix && *prefix)
+		conda_activated(f, prefix);
 	conda_base(f, "/opt/conda");
 }
 
 static void search_python(struct finder *f, const char *home)
 {
-	const char *venv = env_get(f->envp, "VIRTUAL_ENV");
+	const char *venv = env_list_get(f->envp, "VIRTUAL_ENV");
 	char where[PATH_LEN];
 
 	if (venv && *venv) {
 		fit(where, sizeof(where), "venv %s", venv);
 		python_prefix(f, venv, where);
 	}
-	each_element(f, env_get(f->envp, "PATH"), path_dir);
+	each_element(f, env_list_get(f->envp, "PATH"), path_dir);
 	search_opt(f);
 	search_homes(f, home);
 	python_sites(f, "/usr/lib", "dist-packages", "system python (/usr/lib)");
@@ -579,7 +570,7 @@ static void search_python(struct finder *f, const char *home)
 static void search_plugins(struct finder *f)
 {
 	size_t cores = f->out->count;
-	const char *named = env_get(f->envp, "NCCL_NET_PLUGIN");
+	const char *named = env_list_get(f->envp, "NCCL_NET_PLUGIN");
 	char dir[PATH_LEN];
 
 	if (named) {
@@ -667,7 +658,7 @@ static void search_loads(struct finder *f)
 int nccl_libs_find(const struct rootfs *root, char *const *envp, struct nccl_libs *out, struct notes *notes)
 {
 	struct finder *f = calloc(1, sizeof(*f));
-	const char *home = env_get(envp, "HOME");
+	const char *home = env_list_get(envp, "HOME");
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -681,10 +672,10 @@ int nccl_libs_find(const struct rootfs *root, char *const *envp, struct nccl_lib
 	}
 	if (home && !*home)
 		home = NULL;
-	ld_search_init(&f->ld, root, env_get(envp, "LD_PRELOAD"), env_get(envp, "LD_LIBRARY_PATH"));
+	ld_search_init(&f->ld, root, env_list_get(envp, "LD_PRELOAD"), env_list_get(envp, "LD_LIBRARY_PATH"));
 	search_ld_cache(f);
 	search_trusted(f);
-	each_element(f, env_get(envp, "LD_LIBRARY_PATH"), ld_library_path_dir);
+	each_element(f, env_list_get(envp, "LD_LIBRARY_PATH"), ld_library_path_dir);
 	search_cuda(f);
 	search_conda(f);
 	search_python(f, home);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/mesh/launcher.h"
+#include "util/env_list.h"
 #include "core/mesh/plan.h"
 
 struct source {
@@ -32,16 +33,6 @@ static const char *const launcher_names[] = { "options", "torchrun", "openmpi", 
 const char *mesh_launcher_name(enum mesh_launcher l)
 {
 	return (unsigned)l < sizeof(launcher_names) / sizeof(launcher_names[0]) ? launcher_names[l] : "?";
-}
-
-static const char *env_get(char *const *envp, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (size_t i = 0; envp && envp[i]; i++)
-		if (strncmp(envp[i], name, len) == 0 && envp[i][len] == '=')
-			return envp[i] + len + 1;
-	return NULL;
 }
 
 /* A whole number of at most 9 digits (ranks and sizes), or false. */
@@ -101,19 +92,19 @@ static int from_options(const struct mesh_options *opt, struct mesh_launch *out,
  * list must have a host for every task. */
 static int slurm_hosts(char *const *envp, const char *size_name, struct mesh_launch *out, char *why, size_t why_size)
 {
-	const char *name = "SLURM_NODELIST", *list = env_get(envp, name), *nodes_name = "SLURM_STEP_NUM_NODES";
-	const char *nodes_text = env_get(envp, nodes_name);
+	const char *name = "SLURM_NODELIST", *list = env_list_get(envp, name), *nodes_name = "SLURM_STEP_NUM_NODES";
+	const char *nodes_text = env_list_get(envp, nodes_name);
 	char msg[160];
 	unsigned long nodes;
 	size_t count;
 
 	if (!nodes_text)
-		nodes_text = env_get(envp, nodes_name = "SLURM_NNODES");
+		nodes_text = env_list_get(envp, nodes_name = "SLURM_NNODES");
 	if (nodes_text && whole(nodes_text, &nodes) && nodes < out->size)
 		return refuse(why, why_size, "%s=%u ranks on %s=%s nodes: mesh runs one rank per node "
 			      "(srun --ntasks-per-node=1)", size_name, out->size, nodes_name, nodes_text);
 	if (!list)
-		list = env_get(envp, name = "SLURM_JOB_NODELIST");
+		list = env_list_get(envp, name = "SLURM_JOB_NODELIST");
 	if (!list)
 		return 1;   /* no list: the caller decides */
 	if (hostlist_expand(list, MESH_NODES_MAX, out->rank, out->host, sizeof(out->host), &count, msg,
@@ -131,7 +122,7 @@ static int slurm_hosts(char *const *envp, const char *size_name, struct mesh_lau
 static void note_outer(char *const *envp, const struct source *chosen, struct mesh_launch *out)
 {
 	for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
-		const char *size = env_get(envp, sources[i].size);
+		const char *size = env_list_get(envp, sources[i].size);
 		unsigned long v;
 
 		if (&sources[i] == chosen || !size || (whole(size, &v) && v == out->size))
@@ -144,8 +135,8 @@ static void note_outer(char *const *envp, const struct source *chosen, struct me
 static int from_source(char *const *envp, const struct source *s, struct mesh_launch *out, char *why,
 		       size_t why_size)
 {
-	const char *rank = env_get(envp, s->rank), *size = env_get(envp, s->size);
-	const char *local = s->local ? env_get(envp, s->local) : NULL;
+	const char *rank = env_list_get(envp, s->rank), *size = env_list_get(envp, s->size);
+	const char *local = s->local ? env_list_get(envp, s->local) : NULL;
 	unsigned long r, n, l;
 	int rc;
 
@@ -175,7 +166,7 @@ int mesh_launch_read(char *const *envp, const struct mesh_options *opt, struct m
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; !s && i < sizeof(sources) / sizeof(sources[0]); i++)
-		if (env_get(envp, sources[i].rank) || env_get(envp, sources[i].size))
+		if (env_list_get(envp, sources[i].rank) || env_list_get(envp, sources[i].size))
 			s = &sources[i];
 	if (opt->rank >= 0 || opt->size >= 0)
 		rc = from_options(opt, out, why, why_size);
@@ -184,7 +175,7 @@ int mesh_launch_read(char *const *envp, const struct mesh_options *opt, struct m
 	else {
 		snprintf(why, why_size, "no launcher's environment: none of SLURM_PROCID, OMPI_COMM_WORLD_RANK, PMI_RANK "
 			 "and RANK is set%s; start mesh once per node with srun, mpirun or torchrun, or give --rank, "
-			 "--size and --rendezvous", env_get(envp, "SLURM_JOB_ID") ? " (this is a Slurm allocation's "
+			 "--size and --rendezvous", env_list_get(envp, "SLURM_JOB_ID") ? " (this is a Slurm allocation's "
 			 "shell: run it as srun --ntasks-per-node=1 roce-doctor mesh)" : "");
 		return -ENOENT;
 	}
@@ -202,7 +193,7 @@ int mesh_launch_read(char *const *envp, const struct mesh_options *opt, struct m
 		snprintf(out->rendezvous, sizeof(out->rendezvous), "%s", opt->rendezvous);
 		out->rendezvous_from = "--rendezvous";
 	} else if (out->launcher == MESH_LAUNCHER_TORCHRUN) {
-		const char *addr = env_get(envp, "MASTER_ADDR");
+		const char *addr = env_list_get(envp, "MASTER_ADDR");
 
 		if (!addr || !addr[0] || strlen(addr) >= sizeof(out->rendezvous))
 			return refuse(why, why_size, "RANK and WORLD_SIZE are set but %s MASTER_ADDR: rank 0's host is "
