@@ -196,8 +196,8 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Runs argv with our stdin and stderr, and our stdout unless the document is JSON on stdout: then the command's
- * output goes to stderr, so stdout stays one JSON document. Its exit status (128+signal when killed), or -1 when
+/* Runs argv with our stdin and stderr, and our stdout unless a machine format (JSON, Prometheus) goes to stdout:
+ * then the command's output goes to stderr, so stdout stays one document. Its exit status (128+signal when killed), or -1 when
  * it could not start (the reason printed). */
 static int run_command(char **argv, bool stdout_to_stderr)
 {
@@ -320,7 +320,7 @@ int cmd_counters(struct app *app, int argc, char **argv)
 		int exit_status = 0;
 
 		if (args.command) {
-			exit_status = run_command(args.command, app->json && !app->output_file);
+			exit_status = run_command(args.command, args.format != REPORT_TEXT && !app->output_file);
 			if (exit_status < 0) {
 				json_decref(sample);
 				json_decref(ports);

@@ -267,10 +267,10 @@ static void fix_rail(const struct compare_ctx *c, const void *arg, const char *w
 
 static const struct attribute_rule port_rules[VALUE_COUNT] = {
 	[VALUE_RATE] = { "compare.port_rate", "port rate", NULL, SEVERITY_WARN, fix_rate, NULL, true },
-	[VALUE_LINK_LAYER] = { "compare.link_layer", "link layer", NULL, SEVERITY_FAIL, fix_link_layer, NULL },
+	[VALUE_LINK_LAYER] = { "compare.link_layer", "link layer", NULL, SEVERITY_FAIL, fix_link_layer, NULL, false },
 	[VALUE_MTU] = { "compare.mtu", "netdev MTU", NULL, SEVERITY_WARN, fix_mtu, NULL, true },
 	[VALUE_ACTIVE_MTU] = { "compare.active_mtu", "active MTU", NULL, SEVERITY_WARN, fix_active_mtu, NULL, true },
-	[VALUE_RAIL] = { "compare.rails", "rail subnet", NULL, SEVERITY_FAIL, fix_rail, NULL },
+	[VALUE_RAIL] = { "compare.rails", "rail subnet", NULL, SEVERITY_FAIL, fix_rail, NULL, false },
 };
 static int compare_slot(const struct compare_ctx *c, const struct slot *s, const struct slot_ports *at,
 			enum port_value v, const char **keys, char (*bufs)[KEY_MAX], size_t *differing)

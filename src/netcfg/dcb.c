@@ -218,8 +218,10 @@ int dcb_parse_ieee(const void *buf, size_t len, struct qos_dcb *dcb)
 
 int dcb_query(const char *ifname, struct qos_dcb *dcb)
 {
+	/* IEEE_GET's reply is one message of a few hundred bytes (64 APP entries are 512); a fixed size, since
+	 * MNL_SOCKET_BUFFER_SIZE is a sysconf() call and cannot size a union member */
 	union {
-		char bytes[MNL_SOCKET_BUFFER_SIZE];
+		char bytes[16384];
 		struct nlmsghdr align;
 	} buf;
 	struct mnl_socket *nl;

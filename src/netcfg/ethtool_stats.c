@@ -25,10 +25,12 @@ static int ethtool_ioctl(int fd, const char *ifname, void *data)
 
 static int stats_count(int fd, const char *ifname, size_t *count)
 {
-	struct {
+	/* the header and room for the one count its data[] carries for the one set asked */
+	union {
 		struct ethtool_sset_info hdr;
-		uint32_t len;
+		char room[sizeof(struct ethtool_sset_info) + sizeof(uint32_t)];
 	} info;
+	uint32_t len;
 	int ret;
 
 	memset(&info, 0, sizeof(info));
@@ -37,11 +39,12 @@ static int stats_count(int fd, const char *ifname, size_t *count)
 	ret = ethtool_ioctl(fd, ifname, &info);
 	if (ret < 0)
 		return ret;
-	if (!(info.hdr.sset_mask & (1ULL << ETH_SS_STATS)) || info.len == 0)
+	memcpy(&len, info.room + sizeof(struct ethtool_sset_info), sizeof(len));
+	if (!(info.hdr.sset_mask & (1ULL << ETH_SS_STATS)) || len == 0)
 		return -EOPNOTSUPP;
-	if (info.len > ETHTOOL_STATS_MAX)
+	if (len > ETHTOOL_STATS_MAX)
 		return -EBADMSG;
-	*count = info.len;
+	*count = len;
 	return 0;
 }
 
