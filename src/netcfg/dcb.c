@@ -84,15 +84,16 @@ static int on_ieee(const struct nlattr *attr, void *data)
 
 	switch (mnl_attr_get_type(attr)) {
 	case DCB_ATTR_IEEE_PFC: {
-		const struct ieee_pfc *pfc;
-		if (attr_needs(attr, sizeof(*pfc)) < 0)
+		/* a copy: netlink aligns payloads to 4 bytes and ieee_pfc's counters are 8-byte words (fuzz_netlink) */
+		struct ieee_pfc pfc;
+		if (attr_needs(attr, sizeof(pfc)) < 0)
 			goto bad;
-		pfc = mnl_attr_get_payload(attr);
+		memcpy(&pfc, mnl_attr_get_payload(attr), sizeof(pfc));
 		dcb->pfc_known = true;
-		dcb->pfc_enabled = pfc->pfc_en;
-		dcb->pfc_cap = pfc->pfc_cap;
-		memcpy(dcb->pfc_requests, pfc->requests, sizeof(dcb->pfc_requests));
-		memcpy(dcb->pfc_indications, pfc->indications, sizeof(dcb->pfc_indications));
+		dcb->pfc_enabled = pfc.pfc_en;
+		dcb->pfc_cap = pfc.pfc_cap;
+		memcpy(dcb->pfc_requests, pfc.requests, sizeof(dcb->pfc_requests));
+		memcpy(dcb->pfc_indications, pfc.indications, sizeof(dcb->pfc_indications));
 		break;
 	}
 	case DCB_ATTR_IEEE_ETS: {
