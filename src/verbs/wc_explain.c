@@ -74,7 +74,8 @@ const char *perf_wc_explain(int status)
 
 /* Soft-RoCE's responder also answers a retransmission it does not expect with "invalid request": on the VM
  * pair, runs of 4 and 8 QPs at 64 KiB ended so after retransmits, perftest's 'ib_write_bw -q 4' in 4 of 8
- * runs and ours in 4 of 10, while runs of 1 and 2 QPs never did (docs/benchmarks.md: the --qps 4 runs of 2026-11-27, 21:51-21:58 UTC). */
+ * runs and ours in 4 of 10, while runs of 1 and 2 QPs never did (docs/benchmarks.md: the --qps 4 runs of
+ * 2026-11-27, 21:51-21:58 UTC). */
 const char *perf_wc_explain_software(int status)
 {
 	if (status != IBV_WC_REM_INV_REQ_ERR)
