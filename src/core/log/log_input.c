@@ -114,6 +114,20 @@ static int bad_data(struct log_input *in, const char *what, const char *detail)
 	return -EBADMSG;
 }
 
+
+/* One inflate into the output buffer, handed on as text; a member's end is noted for the next call to reset. */
+static int inflate_once(struct log_input *in, z_stream *z)
+{
+	int rc;
+
+	z->next_out = in->out;
+	z->avail_out = OUT_SIZE;
+	rc = inflate(z, Z_NO_FLUSH);
+	emit(in, in->out, OUT_SIZE - z->avail_out);
+	if (rc == Z_STREAM_END)
+		in->member_end = true;
+	return rc;
+}
 static int gzip_feed(struct log_input *in, const unsigned char *buf, size_t len)
 {
 	z_stream *z = in->codec;
@@ -130,32 +144,21 @@ static int gzip_feed(struct log_input *in, const unsigned char *buf, size_t len)
 			if (in->member_end && inflateReset(z) != Z_OK)
 				return bad_data(in, "corrupt gzip data", NULL);
 			in->member_end = false;
-			z->next_out = in->out;
-			z->avail_out = OUT_SIZE;
-			rc = inflate(z, Z_NO_FLUSH);
-			emit(in, in->out, OUT_SIZE - z->avail_out);
-			if (rc == Z_STREAM_END)
-				in->member_end = true;
-			else if (rc == Z_MEM_ERROR)
+			rc = inflate_once(in, z);
+			if (rc == Z_MEM_ERROR)
 				return -ENOMEM;
-			else if (rc != Z_OK && rc != Z_BUF_ERROR)
+			if (rc != Z_STREAM_END && rc != Z_OK && rc != Z_BUF_ERROR)
 				return bad_data(in, "corrupt gzip data", z->msg);
-			else if (rc == Z_BUF_ERROR)
+			if (rc == Z_BUF_ERROR)
 				break;
 			if (in->binary)
 				return 0;
 		}
 		/* output that inflate still holds for this input */
 		while (!in->member_end) {
-			int rc;
+			int rc = inflate_once(in, z);
 
-			z->next_out = in->out;
-			z->avail_out = OUT_SIZE;
-			rc = inflate(z, Z_NO_FLUSH);
-			emit(in, in->out, OUT_SIZE - z->avail_out);
-			if (rc == Z_STREAM_END)
-				in->member_end = true;
-			else if (rc != Z_OK || z->avail_out)
+			if (rc != Z_STREAM_END && (rc != Z_OK || z->avail_out))
 				break;
 		}
 		buf += slice;
