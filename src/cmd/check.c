@@ -207,8 +207,10 @@ static int get_model(const struct app *app, const struct check_args *args, const
 		fprintf(stderr, "roce-doctor: --user %s cannot be used with --from: the snapshot recorded the user %s's "
 			"view (take a snapshot with the user's limits: sudo -u %s roce-doctor snapshot > FILE)\n",
 			args->user, system->user.name, args->user);
-	else
+	else {
+		check_probe_keep_warnings(&system->warnings, wanted);
 		return EXIT_OK;
+	}
 	code = known ? EXIT_USAGE : EXIT_CANNOT_RUN;
 	if (known)
 		system_free(system);

@@ -11,6 +11,7 @@
 #include "cmd/check_probe.h"
 #include "core/nccl_env_names.h"
 #include "core/system_input.h"
+#include "model/system_parts.h"
 #include "netcfg/ip_rules.h"
 #include "netcfg/nftables.h"
 #include "probe/container.h"
@@ -40,6 +41,45 @@ extern char **environ;
 static bool wants(const struct findings *f, const char *prefix)
 {
 	return findings_wanted(f, prefix);
+}
+
+/* Which check ids need each source: check_probe_read reads a source only for them, and a snapshot's warnings
+ * from it are said only where one of them is wanted, so `nccl --from` warns as `nccl --root` does. */
+static const char *const part_ids[SYSTEM_PART_COUNT][5] = {
+	[SYSTEM_PART_MODULES] = { "kernel.modules", "gpu.peermem", "rdma.devices" },
+	[SYSTEM_PART_UVERBS] = { "rdma.uverbs" },
+	[SYSTEM_PART_VERBS_PROVIDERS] = { "verbs.provider" },
+	[SYSTEM_PART_PAM] = { "memlock.pam" },
+	[SYSTEM_PART_SYSTEMD] = { "memlock.systemd" },
+	[SYSTEM_PART_FIREWALL] = { "firewall.firewalld", "firewall.rules" },
+	[SYSTEM_PART_GPUS] = { "gpu.peermem" },
+	[SYSTEM_PART_PCI] = { "gpu.rails", "gpu.nic_distance", "gpu.acs", "gpu.pcie_link" },
+};
+
+static bool part_wanted(const struct findings *f, enum system_part part)
+{
+	/* NCCL's settings and libraries are read for every command; an older snapshot's warning has no source */
+	if (part == SYSTEM_PART_UNSAID || part == SYSTEM_PART_NCCL || part == SYSTEM_PART_NCCL_LIBS)
+		return true;
+	for (size_t i = 0; part < SYSTEM_PART_COUNT && i < 5 && part_ids[part][i]; i++)
+		if (wants(f, part_ids[part][i]))
+			return true;
+	return false;
+}
+
+void check_probe_keep_warnings(struct notes *n, const struct findings *wanted)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n->count; i++) {
+		if (!part_wanted(wanted, n->tag[i])) {
+			free(n->items[i]);
+			continue;
+		}
+		n->tag[kept] = n->tag[i];
+		n->items[kept++] = n->items[i];
+	}
+	n->count = kept;
 }
 
 /* <root>/proc/self/environ as an envp array; absent file: no environment. */
@@ -72,6 +112,7 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 {
 	struct rootfs root;
 	const struct nccl_setting *s;
+	size_t from;
 	int ret = rootfs_open(&root, root_dir);
 
 	memset(p, 0, sizeof(*p));
@@ -96,18 +137,24 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 	container_detect(&root, &p->container);
 	in->container = &p->container;
 
-	if (wants(wanted, "kernel.modules") || wants(wanted, "gpu.peermem") || wants(wanted, "rdma.devices")) {
+	if (part_wanted(wanted, SYSTEM_PART_MODULES)) {
+		from = notes->count;
 		module_list_read(&root, &p->modules, notes);
+		notes_tag_since(notes, from, SYSTEM_PART_MODULES);
 		in->modules = &p->modules;
 	}
-	if (wants(wanted, "rdma.uverbs") && captured(&root, "dev")) {
+	if (part_wanted(wanted, SYSTEM_PART_UVERBS) && captured(&root, "dev")) {
+		from = notes->count;
 		uverbs_probe(&root, &p->uverbs, notes);
+		notes_tag_since(notes, from, SYSTEM_PART_UVERBS);
 		in->uverbs = &p->uverbs;
 	}
 	/* A tree with no etc/ at all did not capture the configuration; one with etc/ and no libibverbs.d is a
 	 * host (or a container image) without providers, which is what verbs.provider is there to say. */
-	if (wants(wanted, "verbs.provider") && captured(&root, "etc")) {
+	if (part_wanted(wanted, SYSTEM_PART_VERBS_PROVIDERS) && captured(&root, "etc")) {
+		from = notes->count;
 		ret = verbs_providers_read(&root, &p->verbs_providers, notes);
+		notes_tag_since(notes, from, SYSTEM_PART_VERBS_PROVIDERS);
 		if (ret < 0) {
 			snprintf(why, why_size, "out of memory");
 			goto out;
@@ -118,19 +165,25 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 		memlock_rlimit_read(&root, &p->rlimit);
 		in->rlimit = &p->rlimit;
 	}
-	if (wants(wanted, "memlock.pam") && captured(&root, "etc/security")) {
+	if (part_wanted(wanted, SYSTEM_PART_PAM) && captured(&root, "etc/security")) {
+		from = notes->count;
 		pam_limits_read(&root, &p->pam, notes);
+		notes_tag_since(notes, from, SYSTEM_PART_PAM);
 		in->pam = &p->pam;
 	}
-	if (wants(wanted, "memlock.systemd") && captured(&root, "etc/systemd")) {
+	if (part_wanted(wanted, SYSTEM_PART_SYSTEMD) && captured(&root, "etc/systemd")) {
+		from = notes->count;
 		systemd_memlock_read(&root, &p->systemd, notes);
+		notes_tag_since(notes, from, SYSTEM_PART_SYSTEMD);
 		in->systemd = &p->systemd;
 	}
-	if (wants(wanted, "firewall.firewalld") || wants(wanted, "firewall.rules")) {
+	if (part_wanted(wanted, SYSTEM_PART_FIREWALL)) {
 		unsigned lo, hi;
 
 		if (captured(&root, "proc")) {   /* a tree without /proc cannot say what runs */
+			from = notes->count;
 			firewall_procs_read(&root, &p->fw, notes);
+			notes_tag_since(notes, from, SYSTEM_PART_FIREWALL);
 			in->fw_procs = &p->fw;
 		}
 		if (local_port_range_read(&root, &lo, &hi) == 0)
@@ -154,8 +207,10 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 		ip_rules_read(&root, &p->rules);
 		in->ip_rules = &p->rules;
 	}
-	if (wants(wanted, "gpu.peermem")) {
+	if (part_wanted(wanted, SYSTEM_PART_GPUS)) {
+		from = notes->count;
 		gpu_list_read(&root, &p->gpus, notes);
+		notes_tag_since(notes, from, SYSTEM_PART_GPUS);
 		in->gpus = &p->gpus;
 		gpudirect_read(&root, &p->gpudirect);
 		/* NCCL's own NIC-side test, only where NCCL would run it: live, GPUs and RDMA devices present */
@@ -163,9 +218,10 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 			verbs_test_dmabuf(&p->gpudirect);
 		in->gpudirect = &p->gpudirect;
 	}
-	if ((wants(wanted, "gpu.rails") || wants(wanted, "gpu.nic_distance") || wants(wanted, "gpu.acs") ||
-	     wants(wanted, "gpu.pcie_link")) && pci_topology_read(&root, &p->pci, notes) == 0)
+	from = notes->count;
+	if (part_wanted(wanted, SYSTEM_PART_PCI) && pci_topology_read(&root, &p->pci, notes) == 0)
 		in->pci = &p->pci;
+	notes_tag_since(notes, from, SYSTEM_PART_PCI);
 	if (wants(wanted, "qos.lossless") || wants(wanted, "qos.pfc_unmapped") || wants(wanted, "qos.trust_pcp_untagged") ||
 	    wants(wanted, "qos.tc_forced")) {
 		if (qos_probe(&root, host, &p->qos) < 0) {
@@ -179,7 +235,9 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 	if (!root.live)
 		replayed_environ(p, &root);
 	/* check --user NAME judges NAME's job, whose HOME is NAME's home, not the caller's. */
+	from = notes->count;
 	ret = nccl_conf_read(&root, root.live ? environ : p->envp, p->user.home, user != NULL, &p->nccl, notes);
+	notes_tag_since(notes, from, SYSTEM_PART_NCCL);
 	if (ret < 0) {
 		snprintf(why, why_size, "cannot read NCCL settings: %s", strerror(-ret));
 		goto out;
@@ -248,7 +306,10 @@ static int find_nccl_libs(const char *root_dir, char *const *envp, struct system
 
 	if (ret < 0)
 		return ret;
+	size_t from = notes->count;
+
 	ret = nccl_libs_find(&root, envp, &out->nccl_libs, notes);
+	notes_tag_since(notes, from, SYSTEM_PART_NCCL_LIBS);
 	out->nccl_libs_read = ret == 0;
 	rootfs_close(&root);
 	return ret;

@@ -42,6 +42,10 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 		     size_t why_size);
 void check_probe_free(struct check_probe *p);
 
+/* A snapshot's system warnings, less those of sources that none of the wanted check ids reads: what the same
+ * command would have warned about reading the host itself (--root, live) */
+void check_probe_keep_warnings(struct notes *n, const struct findings *wanted);
+
 /* check_probe_read as a model that owns what it holds (its warnings included): what check judges live and
  * under --root, and what a snapshot records (wanted with no selection: every source). in->family picks the
  * port the live ibv_reg_mr probe tries. 0, or -errno with why[] naming what failed (*out empty). */

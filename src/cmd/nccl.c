@@ -380,6 +380,8 @@ static int get_model(const struct app *app, struct host *host, struct system_sta
 	code = app_read_snapshot(app, host, system, &known);
 	if (code != EXIT_OK)
 		return code;
+	if (known)
+		check_probe_keep_warnings(&system->warnings, &wanted);
 	if (known && system->nccl_libs_read)
 		return EXIT_OK;
 	fprintf(stderr, "roce-doctor: snapshot %s was taken without the NCCL libraries (an older roce-doctor): take "

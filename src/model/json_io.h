@@ -405,7 +405,7 @@ static inline int read_notes(struct reader *r, const struct jnode *doc, struct n
 				      jnode_string_length(v));
 		else if (memchr(jnode_string_value(v), '\0', jnode_string_length(v)))
 			ret = invalid(r, "expected a string without NUL characters");
-		else if (!(n->items[n->count++] = strdup(jnode_string_value(v))))
+		else if ((n->tag[n->count] = 0), !(n->items[n->count++] = strdup(jnode_string_value(v))))
 			ret = out_of_memory(r);   /* count counted the NULL slot: notes_free frees NULL harmlessly */
 		path_leave(r, at);
 	}

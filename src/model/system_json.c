@@ -20,6 +20,7 @@
 #include "model/nccl_libs_json.h"
 #include "model/pci_json.h"
 #include "model/qos_json.h"
+#include "model/system_parts.h"
 
 #define ERRNO_MAX 4095               /* the kernel's -errno range */
 #define ADDRESS_TEXT_MAX 64
@@ -487,6 +488,20 @@ static json_t *warnings_to_json(const struct notes *n)
 	return finished(list, ok);
 }
 
+/* Which source each warning came from, in the order of "warnings" (null: not said) */
+static json_t *warning_sources_to_json(const struct notes *n)
+{
+	json_t *list = json_array();
+	bool ok = list != NULL;
+
+	for (size_t i = 0; ok && i < n->count; i++) {
+		const char *name = system_part_name(n->tag[i]);
+
+		ok = append(list, name ? json_string(name) : json_null());
+	}
+	return finished(list, ok);
+}
+
 static json_t *step_to_json(const char *step)
 {
 	for (size_t i = 0; step && i < COUNT(steps); i++)
@@ -529,7 +544,8 @@ json_t *system_to_json(const struct system_state *s)
 			     put(doc, "nccl", nccl_to_json(s)) &&
 			     put(doc, "nccl_libs", nccl_libs_to_json(&s->nccl_libs, s->nccl_libs_read)) &&
 			     put(doc, "environment", env_to_json(s)) && put(doc, "register_probe", register_to_json(s)) &&
-			     put(doc, "warnings", warnings_to_json(&s->warnings)));
+			     put(doc, "warnings", warnings_to_json(&s->warnings)) &&
+			     put(doc, "warning_sources", warning_sources_to_json(&s->warnings)));
 }
 
 /* ---- reader ---- */
@@ -1571,6 +1587,40 @@ static int read_env_var(struct reader *r, const struct jnode *j, void *element, 
 
 static const char *const register_members[] = { "tried", "device", "bytes", "errno", "step" };
 
+/* warning_sources: absent in a snapshot of an older roce-doctor (every warning then unsaid); present, one known
+ * source name or null per warning */
+static int read_warning_sources(struct reader *r, const struct jnode *doc, struct notes *n)
+{
+	const struct jnode *list = NULL;
+	size_t mark;
+	int ret;
+
+	if (!jnode_object_get(doc, "warning_sources"))
+		return 0;
+	ret = read_array(r, doc, "warning_sources", false, NOTES_MAX, &list);
+	if (ret < 0)
+		return ret;
+	mark = path_member(r, "warning_sources");
+	if (jnode_array_size(list) != n->count)
+		ret = invalid(r, "expected one entry per warning (%zu), got %zu", n->count, jnode_array_size(list));
+	for (size_t i = 0; ret == 0 && i < jnode_array_size(list); i++) {
+		const struct jnode *v = jnode_array_get(list, i);
+		size_t at = path_index(r, i);
+		int part = jnode_is_string(v) ? system_part_from_name(jnode_string_value(v)) : -1;
+
+		if (jnode_is_null(v))
+			n->tag[i] = SYSTEM_PART_UNSAID;
+		else if (part < 0 || strlen(jnode_string_value(v)) != jnode_string_length(v))
+			ret = invalid(r, "expected a source name (modules, pam_limits, systemd, firewall, gpus, pci, "
+				      "nccl, ...) or null");
+		else
+			n->tag[i] = (unsigned char)part;
+		path_leave(r, at);
+	}
+	path_leave(r, mark);
+	return ret;
+}
+
 static int read_register(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
 	const struct jnode *o = NULL;
@@ -1602,7 +1652,7 @@ static const char *const system_members[] = { "schema", "live", "user", "contain
 					      "verbs_providers",
 					      "memlock_rlimit", "pam_limits", "systemd", "firewall_procs", "nftables",
 					      "ip_local_port_range", "arp", "ip_rules", "gpus", "gpudirect", "pci", "qos", "nccl", "nccl_libs", "environment",
-					      "register_probe", "warnings" };
+					      "register_probe", "warnings", "warning_sources" };
 
 static int read_system(struct reader *r, const struct jnode *doc, struct system_state *s)
 {
@@ -1662,6 +1712,8 @@ static int read_system(struct reader *r, const struct jnode *doc, struct system_
 		ret = read_register(r, doc, s);
 	if (ret == 0)
 		ret = read_notes(r, doc, &s->warnings);
+	if (ret == 0)
+		ret = read_warning_sources(r, doc, &s->warnings);
 	return ret;
 }
 

@@ -23,7 +23,14 @@ void notes_add(struct notes *notes, const char *fmt, ...)
 		notes->dropped++;
 		return;
 	}
+	notes->tag[notes->count] = 0;
 	notes->items[notes->count++] = line;
+}
+
+void notes_tag_since(struct notes *notes, size_t from, unsigned char tag)
+{
+	for (size_t i = from; i < notes->count; i++)
+		notes->tag[i] = tag;
 }
 
 void notes_free(struct notes *notes)

@@ -302,6 +302,34 @@ expect "--from a snapshot without loads (an older roce-doctor): the libraries, n
 ! grep -q "^a torch job" "$out"
 result "... and no load is made up" $?
 
+# A snapshot keeps every source's warnings; nccl --from says those nccl reads itself, as --root does (check
+# --from still says the limits files' ones: check reads them)
+for fx in check-seed000 check-fresh; do
+	"$BIN" --root "$FIX/$fx" snapshot > "$scratch/$fx.json" 2>/dev/null
+	"$BIN" --root "$FIX/$fx" nccl > /dev/null 2> "$scratch/root.err"
+	"$BIN" --from "$scratch/$fx.json" nccl > /dev/null 2> "$scratch/from.err"
+	diff "$scratch/root.err" "$scratch/from.err" > /dev/null
+	result "$fx: nccl --from warns as nccl --root does (no pam or systemd line)" $?
+	"$BIN" --root "$FIX/$fx" check > /dev/null 2> "$scratch/root.err"
+	"$BIN" --from "$scratch/$fx.json" check > /dev/null 2> "$scratch/from.err"
+	grep -qE 'limits.conf|system.conf.d' "$scratch/from.err" && diff "$scratch/root.err" "$scratch/from.err" > /dev/null
+	result "$fx: check --from still says the limits files' warnings, as check --root" $?
+done
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["system"]["warning_sources"]; json.dump(d, open(sys.argv[2], "w"))' \
+	"$scratch/check-seed000.json" "$scratch/unsaid.json"
+expect "--from a snapshot without warning_sources (an older roce-doctor): every warning said" 2 "^NCCL libraries: 0" \
+	-- --from "$scratch/unsaid.json" nccl
+grep -qF "pam_limits skips it" "$err"
+result "... the pam line included, its source unknown" $?
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["system"]["warning_sources"][0]="pam"; json.dump(d, open(sys.argv[2], "w"))' \
+	"$scratch/check-seed000.json" "$scratch/badsrc.json"
+bad "--from: an unknown warning source is refused by its JSON path" 3 "system.warning_sources\[0\]: expected a source name" \
+	-- --from "$scratch/badsrc.json" nccl
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["system"]["warning_sources"].append(None); json.dump(d, open(sys.argv[2], "w"))' \
+	"$scratch/check-seed000.json" "$scratch/longsrc.json"
+bad "--from: warning_sources longer than warnings is refused" 3 "system.warning_sources: expected one entry per warning" \
+	-- --from "$scratch/longsrc.json" nccl
+
 # ---- bad input ----
 bad "--nccl-version 2 is a usage error" 64 "bad --nccl-version '2': expected X.Y or X.Y.Z" -- --root "$FIX/nccl-libs" nccl --nccl-version 2
 bad "--nccl-version 2.x is a usage error" 64 "bad --nccl-version '2.x'" -- nccl --nccl-version 2.x
