@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The Debian package end to end: dpkg-buildpackage from a clean copy of the tree with its tests on, as Debian
-# builds it (dh_auto_test runs the unit and cli suites there, in parallel, as root, from a tree without
+# builds it (dh_auto_test runs the unit suite there, in parallel, as root, from a tree without
 # .git), lintian, dpkg -i into a throwaway root (maintainer scripts run there, under a static busybox sh), the installed binary's --version
 # and check, the unit through systemd-analyze, then a systemd-nspawn container booting the real systemd
 # over that root, where roce-doctor-serve.service is enabled, started, answers, restarts and stops.
@@ -40,7 +40,7 @@ judge "dpkg-buildpackage -us -uc -b, tests on, builds roce-doctor_*.deb ($((SECO
 	"$([ $rc -eq 0 ] && [ -n "$deb" ]; echo $?)" "$tmp/build.log"
 awk '/^Summary of Failures:/ { f = 1 } f && /roce-doctor:/ { print "# failed in the package build: " $0 }' "$tmp/build.log"
 ran=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' "$tmp/build.log" | tail -1)
-judge "the package build ran the unit and cli suites, none failed (${ran:-no} tests passed)" \
+judge "the package build ran the unit suite, none failed (${ran:-no} tests passed)" \
 	"$([ -n "$ran" ] && [ "$ran" -gt 0 ] && grep -qE '^Fail: +0 *$' "$tmp/build.log" &&
 		grep -qE '^Timeout: +0 *$' "$tmp/build.log"; echo $?)" "$tmp/build.log"
 [ -n "$deb" ] || finish

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# devices and gid under valgrind on every fixture host, then snapshot and --from: no leak, no invalid access. TAP on stdout.
+# devices, gid and check under valgrind on every fixture host, then snapshot and --from: no leak, no invalid access. TAP on stdout.
 # usage: valgrind_test.sh ROCE_DOCTOR FIXTURES_DIR
 set -u
 BIN=$1 FIX=$2
@@ -12,9 +12,16 @@ trap 'rm -f "$log"' EXIT
 shopt -s nullglob
 fixtures=("$FIX"/*/)
 if [ ${#fixtures[@]} -eq 0 ]; then echo "not ok 1 - no fixture hosts under $FIX"; echo "1..1"; exit 1; fi
+# Every tree through the three commands that read all of it; the other renderings of the same model on the
+# trees whose shapes differ most (a leak there is one of rendering, not of reading: half the suite's valgrind time)
 for f in "${fixtures[@]}"; do
 	f=${f%/}
-	for cmd in "devices" "devices --brief" "gid" "gid --suggest" "--json gid --suggest --family ipv6" "--json devices" "check"; do
+	cmds=("devices" "gid --suggest" "check")
+	case $(basename "$f") in
+	cx6lx-2port | eight-hca | ipv6-only | malformed | softroce | ib-roce-mixed)
+		cmds+=("devices --brief" "gid" "--json gid --suggest --family ipv6" "--json devices") ;;
+	esac
+	for cmd in "${cmds[@]}"; do
 		n=$((n + 1))
 		# shellcheck disable=SC2086
 		valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 "${supp[@]}" \
