@@ -61,10 +61,38 @@ static int open_source(const struct app *app, const char *peer, const char *fixt
 	return EXIT_OK;
 }
 
+struct ask_peer {
+	const struct app *app;
+	const char *peer;
+	struct peer_pair *p;
+};
+
+/* Once this node's host model is read: refuse a peer that is this host, then ask the peer for its snapshot, so
+ * that both nodes read their system sources at once (check --peer then takes the longer of the two, not both). */
+static int ask_peer(void *arg, const struct host *host)
+{
+	const struct ask_peer *a = arg;
+	struct peer_source *src = &a->p->src;
+	char why[1024], netdev[IF_NAMESIZE];
+
+	if (!a->app->root_dir && src->address_known &&
+	    pair_peer_is_self(host, &src->address, netdev, sizeof(netdev))) {
+		/* Both ends on one host: every rail, name and address would be compared with itself. */
+		fprintf(stderr, "roce-doctor: --peer %s is this host (an address of %s here): run `roce-doctor serve` on "
+			"the other node and give its address\n", a->peer, netdev);
+		return EXIT_USAGE;
+	}
+	if (src->ask_snapshot && src->ask_snapshot(src->ctx, why, sizeof(why)) < 0) {
+		fprintf(stderr, "roce-doctor: the peer %s's snapshot: %s\n", a->peer, why);
+		return EXIT_CANNOT_RUN;
+	}
+	return EXIT_OK;
+}
+
 int peer_pair_open(const struct app *app, const char *peer, const char *fixture, struct peer_pair *p)
 {
 	int family = app->family ? app->family : AF_INET, code;
-	char why[1024], netdev[IF_NAMESIZE];
+	char why[1024];
 
 	memset(p, 0, sizeof(*p));
 	code = open_source(app, peer, fixture, app->timeout_s ? app->timeout_s : PEER_TIMEOUT_DEFAULT_S, &p->src);
@@ -84,15 +112,8 @@ int peer_pair_open(const struct app *app, const char *peer, const char *fixture,
 			code = EXIT_CANNOT_RUN;
 			goto fail;
 		}
-	} else if ((code = snapshot_take(app, p->snap[0])) != EXIT_OK) {
-		goto fail;
-	}
-	if (!app->from_file && !app->root_dir && p->src.address_known &&
-	    pair_peer_is_self(&p->snap[0]->host, &p->src.address, netdev, sizeof(netdev))) {
-		/* Both ends on one host: every rail, name and address would be compared with itself. */
-		fprintf(stderr, "roce-doctor: --peer %s is this host (an address of %s here): run `roce-doctor serve` on "
-			"the other node and give its address\n", peer, netdev);
-		code = EXIT_USAGE;
+	} else if ((code = snapshot_take_then(app, p->snap[0], ask_peer,
+					      &(struct ask_peer){ .app = app, .peer = peer, .p = p })) != EXIT_OK) {
 		goto fail;
 	}
 	if (p->src.fetch_snapshot(p->src.ctx, p->snap[1], why, sizeof(why)) < 0) {

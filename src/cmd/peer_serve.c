@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/common.h"
 #include "cmd/peer_source.h"
@@ -26,12 +27,24 @@ struct serve_source {
 	struct secret *secret;                 /* --secret-file's, owned; NULL: none */
 	unsigned timeout_s;
 	const struct peer_source *src;         /* for the local host model check --peer fills in */
+	int asked_fd;                          /* a snapshot request sent ahead, its answer not yet read; -1: none */
 };
+
+static int ask_snapshot(void *ctx, char *why, size_t why_size)
+{
+	struct serve_source *c = ctx;
+
+	return c->asked_fd >= 0 ? 0 : peer_snapshot_ask(&c->serve, c->secret, c->timeout_s, &c->asked_fd, why, why_size);
+}
 
 static int fetch_snapshot(void *ctx, struct snapshot *out, char *why, size_t why_size)
 {
-	const struct serve_source *c = ctx;
+	struct serve_source *c = ctx;
+	int fd = c->asked_fd;
 
+	c->asked_fd = -1;
+	if (fd >= 0)
+		return peer_snapshot_take(fd, &c->serve, c->timeout_s, out, why, why_size);
 	return peer_snapshot(&c->serve, c->secret, c->timeout_s, out, why, why_size);
 }
 
@@ -108,6 +121,8 @@ static void close_source(void *ctx)
 {
 	struct serve_source *c = ctx;
 
+	if (c->asked_fd >= 0)
+		close(c->asked_fd);   /* asked, never read: the serve sees the connection go and ends that session */
 	app_free_secret(c->secret);
 	free(c);
 }
@@ -175,6 +190,7 @@ int peer_serve_open(const char *peer, unsigned timeout_s, struct secret *secret,
 		return -ENOMEM;
 	}
 	c->secret = secret;
+	c->asked_fd = -1;
 	ret = peer_split(peer, host, sizeof(host), &port, why, why_size);
 	if (ret == 0)
 		ret = chan_resolve(host, port, &c->serve, why, why_size);
@@ -184,7 +200,7 @@ int peer_serve_open(const char *peer, unsigned timeout_s, struct secret *secret,
 	}
 	c->timeout_s = timeout_s;
 	c->src = src;
-	*src = (struct peer_source){ .ctx = c, .fetch_snapshot = fetch_snapshot, .probe_rail = probe_rail,
+	*src = (struct peer_source){ .ctx = c, .ask_snapshot = ask_snapshot, .fetch_snapshot = fetch_snapshot, .probe_rail = probe_rail,
 				     .probe_bw = probe_bw, .probe_tcp = probe_tcp, .close = close_source,
 				     .address_known = true, .address = c->serve };
 	return 0;

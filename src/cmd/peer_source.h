@@ -18,6 +18,9 @@
 
 struct peer_source {
 	void *ctx;
+	/* Optional (NULL: nothing to gain): ask for the peer's snapshot now, so the peer takes it while this node
+	 * takes its own; fetch_snapshot then reads that answer. */
+	int (*ask_snapshot)(void *ctx, char *why, size_t why_size);
 	/* The peer's snapshot, as `roce-doctor snapshot` takes it there (its system sources recorded). */
 	int (*fetch_snapshot)(void *ctx, struct snapshot *out, char *why, size_t why_size);
 	/* An RC queue pair between local and remote (device, port, GID index each), a short RDMA write and a

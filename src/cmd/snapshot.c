@@ -58,12 +58,20 @@ static const struct argp snapshot_argp = {
  * --peer take their own node's snapshot through it too. */
 int snapshot_take(const struct app *app, struct snapshot *s)
 {
+	return snapshot_take_then(app, s, NULL, NULL);
+}
+
+int snapshot_take_then(const struct app *app, struct snapshot *s, int (*after_host)(void *arg, const struct host *host),
+		       void *arg)
+{
 	const struct findings every = { 0 };
 	struct rootfs root;
 	char why[512];
 	int code = app_probe_host(app, &s->host);
 	int ret;
 
+	if (code == EXIT_OK && after_host)
+		code = after_host(arg, &s->host);
 	if (code != EXIT_OK)
 		return code;
 	if (check_probe_system(app->root_dir, NULL, &s->host, AF_INET, &every, &s->system, why, sizeof(why)) < 0) {

@@ -25,6 +25,13 @@
  * a host, 5-15 s in the TCG VMs of tests/vm), within timeout_s; the connect has its own timeout_s. */
 int peer_snapshot(const struct sockaddr_storage *serve, const struct secret *secret, unsigned timeout_s,
 		  struct snapshot *s, char *why, size_t why_size);
+/* peer_snapshot in two halves, so that the serve takes its snapshot while this node takes its own: ask opens the
+ * connection and sends the request (*fd then open, or -errno with why as peer_snapshot's); take reads the answer
+ * from that fd within timeout_s and closes it, whatever happens (peer_snapshot's results). */
+int peer_snapshot_ask(const struct sockaddr_storage *serve, const struct secret *secret, unsigned timeout_s,
+		      int *fd, char *why, size_t why_size);
+int peer_snapshot_take(int fd, const struct sockaddr_storage *serve, unsigned timeout_s, struct snapshot *s, char *why,
+		       size_t why_size);
 
 /* What to probe: from local (an address of this host; its port is ignored) to remote (an address of the
  * serve's host) on port (0: the serve picks one from its ip_local_port_range). */

@@ -112,29 +112,50 @@ static int receive_text(int fd, const char *where, unsigned timeout_s, char **te
 	return 0;
 }
 
+int peer_snapshot_ask(const struct sockaddr_storage *serve, const struct secret *secret, unsigned timeout_s,
+		      int *fd, char *why, size_t why_size)
+{
+	struct proto_msg req = { .type = PROTO_SNAPSHOT_REQ };
+	char where[80];
+	int ret;
+
+	*fd = -1;
+	chan_addr_text((const struct sockaddr *)serve, where, sizeof(where), true);
+	ret = chan_open(serve, (int)timeout_s * 1000, secret, fd, why, why_size);
+	if (ret)
+		return ret;
+	ret = chan_send(*fd, &req, (int)timeout_s * 1000);
+	if (ret) {
+		snprintf(why, why_size, "cannot ask the serve at %s for its snapshot: %s", where, strerror(-ret));
+		close(*fd);
+		*fd = -1;
+	}
+	return ret;
+}
+
 int peer_snapshot(const struct sockaddr_storage *serve, const struct secret *secret, unsigned timeout_s,
 		  struct snapshot *s, char *why, size_t why_size)
 {
-	struct proto_msg req = { .type = PROTO_SNAPSHOT_REQ };
+	int fd, ret = peer_snapshot_ask(serve, secret, timeout_s, &fd, why, why_size);
+
+	memset(s, 0, sizeof(*s));
+	return ret ? ret : peer_snapshot_take(fd, serve, timeout_s, s, why, why_size);
+}
+
+int peer_snapshot_take(int fd, const struct sockaddr_storage *serve, unsigned timeout_s, struct snapshot *s, char *why,
+		       size_t why_size)
+{
+	struct proto_msg req = { .type = PROTO_BYE };
 	char where[80], detail[768];
 	char *text = NULL;
 	uint32_t len = 0;
-	int fd = -1, ret;
+	int ret;
 
 	memset(s, 0, sizeof(*s));
 	chan_addr_text((const struct sockaddr *)serve, where, sizeof(where), true);
-	ret = chan_open(serve, (int)timeout_s * 1000, secret, &fd, why, why_size);
-	if (ret)
-		return ret;
-	ret = chan_send(fd, &req, (int)timeout_s * 1000);
-	if (ret) {
-		snprintf(why, why_size, "cannot ask the serve at %s for its snapshot: %s", where, strerror(-ret));
-		goto out;
-	}
 	ret = receive_text(fd, where, timeout_s, &text, &len, why, why_size);
 	if (ret)
 		goto out;
-	req.type = PROTO_BYE;
 	chan_send(fd, &req, 1000);
 	ret = snapshot_parse(text, len, s, detail, sizeof(detail));
 	if (ret == -EINVAL)
