@@ -241,6 +241,15 @@ def check_all(scratch):
         runs.add("nccl-env --peer on pair %s" % os.path.basename(c),
                  ["--from", case, "nccl-env", "--format", "json", "--peer", "192.168.88.2", "--peer-fixture", peer])
 
+    # a command the binary lists that none of the runs above makes (serve runs below; bw and lat need a live
+    # peer: their documents are the recorded ones) has documents this test never sees
+    top = subprocess.run([BIN, "--help"], capture_output=True, text=True).stdout
+    listed = re.findall(r"^  ([a-z][a-z-]*)", top.split("Commands:", 1)[-1].split("\n\n", 1)[0], re.M)
+    ran = {a for _, argv, _ in runs.todo for a in argv[1:] if not a.startswith("-")} | {"serve", "bw", "lat"}
+    missing = [c for c in listed if c not in ran]
+    tap(bool(listed) and not missing, "every command roce-doctor --help lists is run here",
+        ["%s: add its runs to tests/docs/schemas_test.py" % c for c in missing])
+
     docs = []   # (where, document)
     bad = []
     for label, p in runs.run_all():
