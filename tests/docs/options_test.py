@@ -28,7 +28,7 @@ def tap(ok, name, why=()):
     global n, failed
     n += 1
     failed += not ok
-    print(("ok" if ok else "not ok") + " %d - %s" % (n, name))
+    print(("ok" if ok else "not ok") + (" %d %s" if name.startswith("#") else " %d - %s") % (n, name))
     for line in why:
         print("# " + line)
 
@@ -104,18 +104,19 @@ def completions(commands):
     try:
         os.symlink(BIN, os.path.join(bindir, "roce-doctor"))
         env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"])
-        queries = ["roce-doctor %s --" % c for c in commands]
+        queries = ["roce-doctor %s --" % c for c in commands] + ["roce-doctor --"]
         for sh in ("bash", "zsh", "fish"):
             if not shutil.which(sh):
                 continue
             script = '. "$1/tests/lib/complete.sh"; sh=$2; shift 2; complete_in "$sh" "$SRC_DIR/completions" "$@"'
             out = subprocess.run(["bash", "-c", script, "-", SRC, sh, *queries], capture_output=True, text=True,
                                  env=dict(env, SRC_DIR=SRC)).stdout
-            got = {c: set() for c in commands}
+            keys = commands + [""]   # "": roce-doctor's own options, before a command
+            got = {c: set() for c in keys}
             for line in out.splitlines():
                 k, _, word = line.partition("\t")
-                if k.isdigit() and 1 <= int(k) <= len(commands) and word.startswith("--"):
-                    got[commands[int(k) - 1]].add(word.split("=")[0])
+                if k.isdigit() and 1 <= int(k) <= len(keys) and word.startswith("--"):
+                    got[keys[int(k) - 1]].add(word.split("=")[0])
             answers[sh] = got
     finally:
         shutil.rmtree(bindir)
@@ -131,9 +132,22 @@ def main():
     shells = completions(commands)
     for sh in ("bash", "zsh", "fish"):
         if sh not in shells:
-            print("ok %d - # SKIP %s is not installed (tools/install-deps installs it)" % (n + 1, sh))
-            globals()["n"] += 1
+            tap(True, "# SKIP %s is not installed (tools/install-deps installs it)" % sh)
     scoped = {o: s for o, s in common.items() if s is not None}
+
+    # roce-doctor --help's own options (before a command): all in COMMON OPTIONS, completed after "roce-doctor"
+    # (--version too: it is a top-level request)
+    why = []
+    want = help_options(top)
+    for o in sorted(want - set(common)):
+        why.append("COMMON OPTIONS lacks %s (roce-doctor --help lists it)" % o)
+    for sh, got in shells.items():
+        long_opts = {o for o in want if o.startswith("--")} - {"--usage"}
+        for o in sorted(long_opts - got[""]):
+            why.append("%s completion lacks %s after roce-doctor" % (sh, o))
+        for o in sorted(got[""] - long_opts):
+            why.append("%s completion offers %s after roce-doctor, roce-doctor --help does not list it" % (sh, o))
+    tap(bool(want) and not why, "roce-doctor --help's options are in COMMON OPTIONS and the completions", why)
 
     for c in commands:
         why = []
