@@ -218,6 +218,13 @@ def check_all(scratch):
         runs.add("explain %s" % os.path.relpath(f, SRC), ["--json", "explain", f])
     for d in jobs:
         runs.add("explain %s (one job)" % os.path.relpath(d, SRC), ["--json", "explain", d])
+    # compressed: the same log through gzip and xz ("compression" is set)
+    for mod, ext in (("gzip", "gz"), ("lzma", "xz")):
+        if logs:
+            packed = os.path.join(scratch, "log." + ext)
+            with open(logs[0], "rb") as f, __import__(mod).open(packed, "wb") as z:
+                z.write(f.read())
+            runs.add("explain of a .%s log" % ext, ["--json", "explain", packed])
     if logs:
         runs.add("explain --with-check", ["--root", os.path.join(FIXTURES, "check-env"), "--json", "explain",
                                           "--with-check", logs[0]])
