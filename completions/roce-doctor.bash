@@ -8,7 +8,7 @@ _roce_doctor_common="--json --output --pretty --compact --verbose --help"
 # serve writes an event log, not a document: no --output, --pretty or --compact
 _roce_doctor_log="--json --verbose --help"
 _roce_doctor_host="--root --from $_roce_doctor_common"
-# nccl, topo, snapshot, explain and mesh refuse -v: they print all they have to say without it
+# nccl, topo, snapshot, explain, counters and mesh refuse -v: they print all they have to say without it
 _roce_doctor_quiet="--json --output --pretty --compact --help"
 
 # The --root DIR / --from FILE already on the line (as an array in _roce_doctor_ctx), so devices, netdevs
@@ -146,7 +146,7 @@ _roce_doctor_words_of()
 				-*) compgen -W "--with-check --list --family --root --from $_roce_doctor_quiet -" -- "$cur" ;;
 				*) compgen -f -- "$cur" ;;
 			esac ;;
-		counters) compgen -W "--interval --count --format --root $_roce_doctor_common $(_roce_doctor_devices)" -- "$cur" ;;
+		counters) compgen -W "--interval --count --format --root $_roce_doctor_quiet $(_roce_doctor_devices)" -- "$cur" ;;
 		serve) compgen -W "--bind --port --device --gid-index --max-mem --max-qps --max-seconds --allow --secret-file \
 			$_roce_doctor_log" -- "$cur" ;;
 		bw) compgen -W "--op --bidir --size --sweep --iters --duration --qps --qps-sweep --tx-depth --inline --wait --expect-gbps \

@@ -119,8 +119,8 @@ complete -c $c -n '__roce_doctor_using -' -s V -l version -d 'Print program vers
 
 # options every command has
 complete -c $c -s j -l json -d 'Print one JSON document on stdout'
-# nccl, topo, snapshot, explain and mesh refuse -v: they print all they have to say without it
-complete -c $c -n 'not __roce_doctor_using nccl topo snapshot explain mesh' -s v -l verbose -d "Say more (what: see the command's --help)"
+# nccl, topo, snapshot, explain, counters and mesh refuse -v: they print all they have to say without it
+complete -c $c -n 'not __roce_doctor_using nccl topo snapshot explain counters mesh' -s v -l verbose -d "Say more (what: see the command's --help)"
 complete -c $c -s h -l help -d 'Give this help list'
 # every command that prints a document (serve writes an event log)
 complete -c $c -n 'not __roce_doctor_using serve' -l output -r -F -d 'Write the document to FILE, whole or not at all'
