@@ -47,7 +47,8 @@ judge "the package build ran the unit suite, none failed (${ran:-no} tests passe
 dpkg-deb -c "$deb" >"$tmp/contents"
 for f in ./usr/bin/roce-doctor ./usr/share/man/man1/roce-doctor.1.gz ./lib/systemd/system/roce-doctor-serve.service \
 	./etc/default/roce-doctor-serve ./usr/share/bash-completion/completions/roce-doctor \
-	./usr/share/doc/roce-doctor/copyright ./usr/share/doc/roce-doctor/README.md.gz; do
+	./usr/share/doc/roce-doctor/copyright ./usr/share/doc/roce-doctor/README.md.gz \
+	./usr/share/doc/roce-doctor/schemas/check.json ./usr/share/doc/roce-doctor/schemas/snapshot.json; do
 	judge "the package holds $f" "$(grep -q " $f\$" "$tmp/contents"; echo $?)" "$tmp/contents"
 done
 
