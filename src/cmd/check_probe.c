@@ -167,7 +167,7 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 	     wants(wanted, "gpu.pcie_link")) && pci_topology_read(&root, &p->pci, notes) == 0)
 		in->pci = &p->pci;
 	if (wants(wanted, "qos.lossless") || wants(wanted, "qos.pfc_unmapped") || wants(wanted, "qos.trust_pcp_untagged") ||
-	    wants(wanted, "qos.tc_forced")) {
+	    wants(wanted, "qos.tc_forced") || wants(wanted, "qos.pause_storm") || wants(wanted, "qos.discards")) {
 		if (qos_probe(&root, host, &p->qos) < 0) {
 			ret = -ENOMEM;
 			snprintf(why, why_size, "out of memory");
