@@ -130,6 +130,14 @@ static void counters_from_capture(const struct rootfs *root, const char *netdev,
 	c->error = 0;
 }
 
+void qos_counters_read(const struct rootfs *root, const char *netdev, struct qos_counters *c)
+{
+	if (root->live)
+		counters_live(netdev, c);
+	else
+		counters_from_capture(root, netdev, c);
+}
+
 int qos_probe(const struct rootfs *root, const struct host *host, struct qos_host *out)
 {
 	out->ports = NULL;
@@ -154,13 +162,11 @@ int qos_probe(const struct rootfs *root, const struct host *host, struct qos_hos
 			q->default_roce_tos = -1;
 			q->vlan = is_vlan(root, p->netdev);
 			ecn_per_priority(root, p->netdev, q->ecn);
-			if (root->live) {
+			if (root->live)
 				dcb_query(p->netdev, &q->dcb);
-				counters_live(p->netdev, &q->counters);
-			} else {
+			else
 				dcb_from_capture(root, p->netdev, &q->dcb);
-				counters_from_capture(root, p->netdev, &q->counters);
-			}
+			qos_counters_read(root, p->netdev, &q->counters);
 		}
 	}
 	return 0;

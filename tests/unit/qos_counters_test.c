@@ -135,6 +135,11 @@ static void pauses_sent_point_at_this_nodes_receive_path(void)
 	      strstr(s->message, "its own receive path is the congested one"));
 	CHECK(s && s->fix && strstr(s->fix, "outbound_pci_stalled") && strstr(s->fix, "gpu.pcie_link") &&
 	      strstr(s->fix, "mlnx_qos -i ens1f0np0"));
+	/* pauses against no packet at all: the priority stood still */
+	p.counters.rx_packets[3] = 0;
+	judge(&p, 0, &f);
+	s = only(&f, "qos.pause_storm");
+	CHECK(s && s->severity == SEVERITY_WARN && strstr(s->message, "while it received no packet on it"));
 	/* a few pause frames say nothing, whatever their share */
 	p.counters.tx_pause[3] = QOS_PAUSE_MIN - 1;
 	p.counters.rx_packets[3] = 10;

@@ -45,10 +45,21 @@ static bool storm(const struct judge *j, uint64_t pauses, uint64_t packets, uint
 {
 	uint64_t min = j->seconds > 0 ? QOS_PAUSE_MIN_INTERVAL : QOS_PAUSE_MIN;
 
-	if ((j->c->present & QOS_CTR_PACKETS) && pauses >= min && percent(pauses, packets) >= QOS_PAUSE_SHARE_PERCENT)
+	/* no packet at all against that many pauses: the priority stood still, the worst share there is */
+	if ((j->c->present & QOS_CTR_PACKETS) && pauses >= min &&
+	    (double)pauses * 100.0 >= (double)packets * QOS_PAUSE_SHARE_PERCENT)
 		return true;
 	return j->seconds > 0 && (j->c->present & QOS_CTR_DURATION) &&
 	       (double)paused_us / (j->seconds * 1e6) * 100.0 >= QOS_PAUSED_TIME_PERCENT;
+}
+
+/* "for 385237 packets it sent (4.0%)", or "while it sent no packet on it" */
+static void against(uint64_t pauses, uint64_t packets, const char *verb, char *buf, size_t len)
+{
+	if (packets)
+		snprintf(buf, len, "for %" PRIu64 " packets it %s (%.1f%%)", packets, verb, percent(pauses, packets));
+	else
+		snprintf(buf, len, "while it %s no packet on it", verb);
 }
 
 static void paused_time(const struct judge *j, uint64_t us, char *buf, size_t len)
@@ -65,11 +76,12 @@ static bool sent_storm(const struct judge *j, unsigned prio)
 {
 	const struct qos_counters *c = j->c;
 	const char *nd = j->p->netdev;
-	char fix[640], r[32], t[64];
+	char fix[640], r[32], t[64], a[80];
 
 	if (!storm(j, c->tx_pause[prio], c->rx_packets[prio], c->tx_pause_us[prio]))
 		return false;
 	rate(j, c->tx_pause[prio], r, sizeof(r));
+	against(c->tx_pause[prio], c->rx_packets[prio], "received", a, sizeof(a));
 	paused_time(j, c->tx_pause_us[prio], t, sizeof(t));
 	snprintf(fix, sizeof(fix),
 		 "ethtool -S %s | grep -E 'prio%u_pause|outbound_pci_stalled|prio%u_buf_discard'   # on this node: "
@@ -78,9 +90,8 @@ static bool sent_storm(const struct judge *j, unsigned prio)
 		 "mlnx_qos -i %s   # priority %u's receive buffer (buffer_size, cable_len) against the NIC's guide",
 		 nd, prio, prio, nd, prio);
 	finding_add(j->out, "qos.pause_storm", SEVERITY_WARN, j->subject, fix,
-		    "%s priority %u: this NIC sent %" PRIu64 " pause frames%s for %" PRIu64 " packets it received (%.1f%%)%s "
-		    "%s: its own receive path is the congested one, and its pauses spread back through the fabric",
-		    nd, prio, c->tx_pause[prio], r, c->rx_packets[prio], percent(c->tx_pause[prio], c->rx_packets[prio]), t,
+		    "%s priority %u: this NIC sent %" PRIu64 " pause frames%s %s%s %s: its own receive path is the "
+		    "congested one, and its pauses spread back through the fabric", nd, prio, c->tx_pause[prio], r, a, t,
 		    j->span);
 	return true;
 }
@@ -89,11 +100,12 @@ static bool received_storm(const struct judge *j, unsigned prio)
 {
 	const struct qos_counters *c = j->c;
 	const char *nd = j->p->netdev;
-	char fix[640], r[32], t[64];
+	char fix[640], r[32], t[64], a[80];
 
 	if (!storm(j, c->rx_pause[prio], c->tx_packets[prio], c->rx_pause_us[prio]))
 		return false;
 	rate(j, c->rx_pause[prio], r, sizeof(r));
+	against(c->rx_pause[prio], c->tx_packets[prio], "sent", a, sizeof(a));
 	paused_time(j, c->rx_pause_us[prio], t, sizeof(t));
 	snprintf(fix, sizeof(fix),
 		 "ethtool -S %s | grep prio%u_pause   # here, then on every node of the job: the congested receiver is the "
@@ -103,10 +115,8 @@ static bool received_storm(const struct judge *j, unsigned prio)
 		 "should slow senders before PFC must",
 		 nd, prio, prio, prio, nd, prio, nd, prio);
 	finding_add(j->out, "qos.pause_storm", SEVERITY_WARN, j->subject, fix,
-		    "%s priority %u: the switch sent this NIC %" PRIu64 " pause frames%s for %" PRIu64 " packets it sent "
-		    "(%.1f%%)%s %s: a receiver further on is congested and PFC holds this sender back",
-		    nd, prio, c->rx_pause[prio], r, c->tx_packets[prio], percent(c->rx_pause[prio], c->tx_packets[prio]), t,
-		    j->span);
+		    "%s priority %u: the switch sent this NIC %" PRIu64 " pause frames%s %s%s %s: a receiver further on is "
+		    "congested and PFC holds this sender back", nd, prio, c->rx_pause[prio], r, a, t, j->span);
 	return true;
 }
 
