@@ -74,6 +74,7 @@ static void paused_time(const struct judge *j, uint64_t us, char *buf, size_t le
 
 static bool sent_storm(const struct judge *j, unsigned prio)
 {
+	struct findings *out = j->out;   /* the name docs_test finds ids by */
 	const struct qos_counters *c = j->c;
 	const char *nd = j->p->netdev;
 	char fix[640], r[32], t[64], a[80];
@@ -89,7 +90,7 @@ static bool sent_storm(const struct judge *j, unsigned prio)
 		 "roce-doctor check --only gpu.pcie_link   # a NIC that cannot drain into memory pauses its link\n"
 		 "mlnx_qos -i %s   # priority %u's receive buffer (buffer_size, cable_len) against the NIC's guide",
 		 nd, prio, prio, nd, prio);
-	finding_add(j->out, "qos.pause_storm", SEVERITY_WARN, j->subject, fix,
+	finding_add(out, "qos.pause_storm", SEVERITY_WARN, j->subject, fix,
 		    "%s priority %u: this NIC sent %" PRIu64 " pause frames%s %s%s %s: its own receive path is the "
 		    "congested one, and its pauses spread back through the fabric", nd, prio, c->tx_pause[prio], r, a, t,
 		    j->span);
@@ -98,6 +99,7 @@ static bool sent_storm(const struct judge *j, unsigned prio)
 
 static bool received_storm(const struct judge *j, unsigned prio)
 {
+	struct findings *out = j->out;
 	const struct qos_counters *c = j->c;
 	const char *nd = j->p->netdev;
 	char fix[640], r[32], t[64], a[80];
@@ -114,7 +116,7 @@ static bool received_storm(const struct judge *j, unsigned prio)
 		 "cat /sys/class/net/%s/ecn/roce_rp/enable/%u /sys/class/net/%s/ecn/roce_np/enable/%u   # ECN (DCQCN) "
 		 "should slow senders before PFC must",
 		 nd, prio, prio, prio, nd, prio, nd, prio);
-	finding_add(j->out, "qos.pause_storm", SEVERITY_WARN, j->subject, fix,
+	finding_add(out, "qos.pause_storm", SEVERITY_WARN, j->subject, fix,
 		    "%s priority %u: the switch sent this NIC %" PRIu64 " pause frames%s %s%s %s: a receiver further on is "
 		    "congested and PFC holds this sender back", nd, prio, c->rx_pause[prio], r, a, t, j->span);
 	return true;
@@ -123,6 +125,7 @@ static bool received_storm(const struct judge *j, unsigned prio)
 /* mlx5's stall watchdog: past device_stall_critical_watermark it stops sending pauses and drops instead. */
 static bool watchdog(const struct judge *j)
 {
+	struct findings *out = j->out;
 	const struct qos_counters *c = j->c;
 	char fix[320];
 
@@ -134,12 +137,12 @@ static bool watchdog(const struct judge *j)
 		 "default after 8 s",
 		 j->p->netdev, j->p->netdev);
 	if (c->storm_errors)
-		finding_add(j->out, "qos.pause_storm", SEVERITY_WARN, j->subject, fix,
+		finding_add(out, "qos.pause_storm", SEVERITY_WARN, j->subject, fix,
 			    "%s: the NIC's pause-storm watchdog fired %" PRIu64 " times %s (tx_pause_storm_error_events): its "
 			    "receive path stalled so long that it stopped pausing and dropped instead", j->p->netdev,
 			    c->storm_errors, j->span);
 	else
-		finding_add(j->out, "qos.pause_storm", SEVERITY_INFO, j->subject, fix,
+		finding_add(out, "qos.pause_storm", SEVERITY_INFO, j->subject, fix,
 			    "%s: the NIC paused its link past the stall warning mark %" PRIu64 " times %s "
 			    "(tx_pause_storm_warning_events), short of the watchdog", j->p->netdev, c->storm_warnings, j->span);
 	return true;
@@ -147,6 +150,7 @@ static bool watchdog(const struct judge *j)
 
 static void pause_storms(const struct judge *j)
 {
+	struct findings *out = j->out;
 	bool said = watchdog(j), looked = false;
 	char prios[24] = "";
 
@@ -161,13 +165,14 @@ static void pause_storms(const struct judge *j)
 		said |= received_storm(j, prio);
 	}
 	if (!said && looked && j->seconds == 0)
-		finding_add(j->out, "qos.pause_storm", SEVERITY_OK, j->subject, NULL,
+		finding_add(out, "qos.pause_storm", SEVERITY_OK, j->subject, NULL,
 			    "%s: pause frames on lossless priority %s below %.0f%% of its packets %s", j->p->netdev, prios,
 			    QOS_PAUSE_SHARE_PERCENT, j->span);
 }
 
 static bool prio_drops(const struct judge *j, unsigned prio)
 {
+	struct findings *out = j->out;
 	const struct qos_counters *c = j->c;
 	const char *nd = j->p->netdev;
 	char fix[480], r[32];
@@ -184,7 +189,7 @@ static bool prio_drops(const struct judge *j, unsigned prio)
 		 "mlnx_qos -i %s --cable_len=N   # the real cable length in metres: PFC's headroom grows with it\n"
 		 "mlnx_qos -i %s   # priority %u's receive buffer; then PFC on priority %u of the switch port, both ways",
 		 nd, nd, prio, prio);
-	finding_add(j->out, "qos.discards", SEVERITY_WARN, j->subject, fix,
+	finding_add(out, "qos.discards", SEVERITY_WARN, j->subject, fix,
 		    "%s priority %u is lossless (PFC) but dropped %" PRIu64 " received packets%s %s "
 		    "(rx_prio%u_buf_discard): the pause came too late (headroom too small for the cable and MTU) or the "
 		    "switch ignores it", nd, prio, c->prio_discards[prio], r, j->span, prio);
@@ -193,6 +198,7 @@ static bool prio_drops(const struct judge *j, unsigned prio)
 
 static bool port_drops(const struct judge *j)
 {
+	struct findings *out = j->out;
 	const struct qos_counters *c = j->c;
 	const char *nd = j->p->netdev;
 	char fix[400], r[32];
@@ -210,7 +216,7 @@ static bool port_drops(const struct judge *j)
 		 "ethtool -S %s | grep -E 'rx_discards_phy|rx_prio._packets|rx_prio._buf_discard'   # which priority "
 		 "carries what is dropped",
 		 nd);
-	finding_add(j->out, "qos.discards", SEVERITY_WARN, j->subject, fix,
+	finding_add(out, "qos.discards", SEVERITY_WARN, j->subject, fix,
 		    "%s dropped %" PRIu64 " of %" PRIu64 " received packets for lack of buffer%s %s (rx_discards_phy, "
 		    "%.3f%%) while priority %d is lossless: lossy traffic fills the port, or RoCE is not on the PFC "
 		    "priority", nd, c->rx_discards_phy, c->rx_packets_phy, r, j->span,
@@ -220,6 +226,7 @@ static bool port_drops(const struct judge *j)
 
 static void discards(const struct judge *j)
 {
+	struct findings *out = j->out;
 	bool said = false, looked = false;
 
 	if (j->c->present & QOS_CTR_PRIO_DISCARD)
@@ -230,7 +237,7 @@ static void discards(const struct judge *j)
 			}
 	said |= port_drops(j);
 	if (!said && looked && j->seconds == 0)
-		finding_add(j->out, "qos.discards", SEVERITY_OK, j->subject, NULL,
+		finding_add(out, "qos.discards", SEVERITY_OK, j->subject, NULL,
 			    "%s: no drops on its lossless priorities %s", j->p->netdev, j->span);
 }
 
