@@ -6,6 +6,7 @@
  * byte picks the parser; the rest is the value. Where a value parses, what we print of it must parse back. */
 #include <arpa/inet.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
