@@ -11,12 +11,15 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
+#include "core/qos/pause_storm.h"
 #include "model/counter_meaning.h"
+#include "model/qos_counters.h"
 #include "netcfg/ethtool_stats.h"
 #include "cmd/report_format.h"
 #include "output/counters_text.h"
 #include "output/render.h"
 #include "probe/hw_counters.h"
+#include "probe/qos.h"
 
 #define COUNTER_PORTS_MAX 64
 
@@ -29,16 +32,18 @@ struct counters_args {
 	char **command;          /* after "--"; NULL: sample every interval */
 };
 
-/* One reading of one port: its RDMA counters and its netdev's statistics. */
+/* One reading of one port: its RDMA counters and its netdev's statistics, and the PFC counters among them. */
 struct port_reading {
 	struct hw_counter_set hw, port;
 	struct netdev_stats eth;
 	bool eth_known;
+	struct qos_counters qos;
 };
 
 struct watched_port {
 	const struct rdma_device *dev;
 	const struct rdma_port *port;
+	const struct qos_port *qos;    /* its lossless chain (which priorities have PFC); NULL: not a RoCE port */
 	struct port_reading before, after;
 };
 
@@ -89,9 +94,11 @@ static const struct argp counters_argp = {
 	"statistics, as rates per second over --interval, or as totals over a COMMAND run between two readings. "
 	"Each group says what it means: retransmits and sequence errors are packets lost on the path, CNPs are ECN "
 	"at work, pause frames are PFC at work, out_of_buffer is a receiver without posted buffers.\v"
-	"--root DIR reads a tree's sysfs counters twice instead (its ethtool statistics are the live kernel's "
-	"only). Exit 0 when nothing but traffic moved, 1 when loss, drop or error counters "
-	"moved, 3 when the counters cannot be read (a device removed mid-run).",
+	"Pause frames and drops on a lossless priority are judged as check judges them (qos.pause_storm, "
+	"qos.discards), on what grew. --root DIR reads a tree's sysfs counters twice instead (its ethtool statistics "
+	"are the live kernel's only, but for the captured ethtool -S text the pause rules read). Exit 0 when nothing "
+	"but traffic moved, 1 when loss, drop or error counters moved or a pause rule warns, 3 when the counters "
+	"cannot be read (a device removed mid-run).",
 	NULL, NULL, NULL,
 };
 
@@ -104,8 +111,12 @@ static int read_port(const struct rootfs *root, const struct watched_port *w, st
 	pc = port_counters_read(root, w->dev->name, w->port->num, &r->port);
 	if (hw < 0 && pc < 0)
 		return pc;   /* neither directory: the device went away (or has no counters at all) */
-	/* a driver's statistics come from the running kernel only; a --root tree has its sysfs counters alone */
+	/* a driver's statistics come from the running kernel only; a --root tree has its sysfs counters alone, and
+	 * the PFC counters of the ethtool -S text capture-host saved */
 	r->eth_known = root->live && w->port->netdev[0] && netdev_stats_read(w->port->netdev, &r->eth) == 0;
+	memset(&r->qos, 0, sizeof(r->qos));
+	if (w->qos)
+		qos_counters_read(root, w->qos->netdev, &r->qos);
 	return 0;
 }
 
@@ -163,9 +174,32 @@ static void diff_stats(const struct netdev_stats *a, const struct netdev_stats *
 	}
 }
 
+/* qos.pause_storm and qos.discards over the reading: the same rules as check, on the growth. */
+static json_t *lossless_findings(const struct watched_port *w, double seconds, bool *trouble)
+{
+	struct findings f = { 0 };
+	struct qos_counters growth;
+	json_t *list = json_array();
+
+	if (!w->qos)
+		return list;
+	qos_counters_growth(&w->before.qos, &w->after.qos, &growth);
+	qos_judge_counters(w->qos, &growth, seconds > 0 ? seconds : 1e-9, &f);
+	for (size_t i = 0; i < f.count; i++) {
+		const struct finding *x = &f.items[i];
+		if (x->severity >= SEVERITY_WARN)
+			*trouble = true;
+		json_array_append_new(list, json_pack("{s:s,s:s,s:s,s:o}", "id", x->id, "severity",
+						      severity_name(x->severity), "message", x->message, "fix",
+						      json_str_or_null(x->fix)));
+	}
+	findings_free(&f);
+	return list;
+}
+
 static json_t *port_report(const struct watched_port *w, double seconds, bool *trouble)
 {
-	json_t *moved = json_array(), *resets = json_array();
+	json_t *moved = json_array(), *resets = json_array(), *findings;
 	size_t i;
 	json_t *e;
 
@@ -178,9 +212,10 @@ static json_t *port_report(const struct watched_port *w, double seconds, bool *t
 		    strcmp(json_string_value(json_object_get(e, "group")), "ecn") != 0 &&
 		    strcmp(json_string_value(json_object_get(e, "group")), "pfc") != 0)
 			*trouble = true;
-	return json_pack("{s:s,s:i,s:o,s:b,s:o,s:o}", "device", w->dev->name, "port", (int)w->port->num, "netdev",
+	findings = lossless_findings(w, seconds, trouble);
+	return json_pack("{s:s,s:i,s:o,s:b,s:o,s:o,s:o}", "device", w->dev->name, "port", (int)w->port->num, "netdev",
 			 json_str_or_null(w->port->netdev), "netdev_stats", w->after.eth_known, "moved", moved, "resets",
-			 resets);
+			 resets, "findings", findings);
 }
 
 static void print_prometheus(FILE *out, const json_t *doc)
@@ -255,6 +290,7 @@ int cmd_counters(struct app *app, int argc, char **argv)
 	struct counters_args args = { .interval_s = 1, .count = 1 };
 	struct timespec started;
 	struct watched_port *watch = NULL;
+	struct qos_host qos = { 0 };
 	struct rootfs root;
 	struct host host;
 	size_t n = 0;
@@ -291,11 +327,20 @@ int cmd_counters(struct app *app, int argc, char **argv)
 		goto out_host;
 	}
 	watch = calloc(COUNTER_PORTS_MAX, sizeof(*watch));
+	/* which priorities have PFC, for the pause and drop rules; a port without it is judged on its pauses alone */
+	if (watch && qos_probe(&root, &host, &qos) < 0) {
+		free(watch);
+		watch = NULL;
+	}
 	for (size_t d = 0; watch && d < host.device_count; d++)
 		for (size_t p = 0; p < host.devices[d].port_count && n < COUNTER_PORTS_MAX; p++)
 			if (port_selection_matches(&args.sel, &host.devices[d], &host.devices[d].ports[p])) {
 				watch[n].dev = &host.devices[d];
 				watch[n].port = &host.devices[d].ports[p];
+				for (size_t q = 0; q < qos.count; q++)
+					if (!strcmp(qos.ports[q].device, host.devices[d].name) &&
+					    qos.ports[q].port == host.devices[d].ports[p].num)
+						watch[n].qos = &qos.ports[q];
 				n++;
 			}
 	if (!watch || n == 0) {
@@ -366,6 +411,7 @@ out_doc:
 	json_decref(doc);
 out_root:
 	free_watch(watch, n);
+	qos_host_free(&qos);
 	rootfs_close(&root);
 out_host:
 	host_free(&host);

@@ -39,6 +39,10 @@ const struct check_id check_catalog[] = {
 	{ "qos.pfc_unmapped", "trust dscp: a PFC-enabled priority that no DSCP maps to" },
 	{ "qos.trust_pcp_untagged", "trust pcp on a netdev without VLAN, PFC on a priority above 0: untagged frames land on 0" },
 	{ "qos.tc_forced", "the port forces a traffic class (tc/PORT/traffic_class) and NCCL_IB_TC asks another" },
+	{ "qos.pause_storm", "each RoCE netdev's pause frames per lossless priority (ethtool statistics; a captured ethtool -S "
+	  "under --root): sent or received as 1% or more of the packets on it, or the NIC's pause-storm watchdog" },
+	{ "qos.discards", "packets dropped on a lossless priority (rx_prioN_buf_discard), or the port's rx_discards_phy "
+	  "above 100 per million received while PFC is on" },
 	{ "nccl.ib_hca", "NCCL_IB_HCA, matched as NCCL does, against the HCAs here" },
 	{ "nccl.socket_ifname", "NCCL_SOCKET_IFNAME, when set, against the netdevs that are up with an address" },
 	{ "nccl.ib_disable", "NCCL_IB_DISABLE, when set, against the usable RoCE ports" },

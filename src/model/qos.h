@@ -54,6 +54,31 @@ struct qos_dcb {
 	uint8_t prio_buffer[QOS_PRIOS];      /* priority -> receive buffer */
 };
 
+/* The netdev's per-priority counters that say what PFC did (the driver statistics `ethtool -S IF` prints), read
+ * once: since the driver started counting, or, in counters, the growth between two readings. mlx5's names
+ * (rx_prio3_pause ...) and ice's (tx_priority_3_xoff.nic ...); a group the driver does not have stays absent. */
+enum qos_counter_group {
+	QOS_CTR_PACKETS = 1 << 0,            /* rx/tx_prioN_packets */
+	QOS_CTR_PAUSE = 1 << 1,              /* rx/tx_prioN_pause, ice's rx/tx_priority_N_xoff */
+	QOS_CTR_DURATION = 1 << 2,           /* rx/tx_prioN_pause_duration, microseconds */
+	QOS_CTR_PRIO_DISCARD = 1 << 3,       /* rx_prioN_buf_discard, _cong_discard, _discards */
+	QOS_CTR_PHY = 1 << 4,                /* rx_packets_phy and rx_discards_phy */
+	QOS_CTR_STORM = 1 << 5,              /* tx_pause_storm_warning_events / _error_events */
+};
+
+struct qos_counters {
+	bool known;                          /* the statistics were read (live, or a capture under --root) */
+	int error;                           /* -errno when not: -EOPNOTSUPP no driver statistics, -ENOENT none captured */
+	unsigned present;                    /* enum qos_counter_group bits the driver has */
+	uint64_t rx_packets[QOS_PRIOS], tx_packets[QOS_PRIOS];
+	uint64_t rx_pause[QOS_PRIOS];        /* pause frames received: the link partner asked us to stop */
+	uint64_t tx_pause[QOS_PRIOS];        /* pause frames sent: our receive buffer was filling */
+	uint64_t rx_pause_us[QOS_PRIOS], tx_pause_us[QOS_PRIOS];
+	uint64_t prio_discards[QOS_PRIOS];   /* received packets dropped on that priority */
+	uint64_t rx_packets_phy, rx_discards_phy;
+	uint64_t storm_warnings, storm_errors;
+};
+
 /* One RoCE port's side of the chain: its netdev's DCB settings and what the RDMA stack adds on top. */
 struct qos_port {
 	char device[64];
@@ -64,6 +89,7 @@ struct qos_port {
 	int default_roce_tos;                /* rdma_cm's configfs default_roce_tos; -1 unknown (rdma_cm users only) */
 	bool vlan;                           /* the netdev is a VLAN: RoCE frames carry a PCP */
 	enum qos_tristate ecn[QOS_PRIOS];    /* ECN reaction point per priority (MLNX_OFED ecn/roce_rp/enable/N) */
+	struct qos_counters counters;
 };
 
 struct qos_host {

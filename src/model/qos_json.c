@@ -4,6 +4,8 @@
 #include "model/qos_json.h"
 
 #include <linux/dcbnl.h>
+#include <stddef.h>
+#include <string.h>
 
 static const char *const trust_names[] = { "unknown", "pcp", "dscp" };
 static const char *const source_names[] = { "none", "apptrust", "app table", "sysfs", "mlnx_qos" };
@@ -74,6 +76,33 @@ static json_t *dcb_json(const struct qos_dcb *d)
 	return finished(o, ok);
 }
 
+static json_t *count_or_null(uint64_t v, bool known)
+{
+	return known ? json_integer((json_int_t)(v > INT64_MAX ? INT64_MAX : v)) : json_null();
+}
+
+/* Arrays and numbers of a group the driver does not have are null, so "no pause frames" (zeros) and "no pause
+ * counters" (null) stay apart across a snapshot. */
+static json_t *counters_json(const struct qos_counters *c)
+{
+	json_t *o = json_object();
+	bool phy = c->present & QOS_CTR_PHY, storm = c->present & QOS_CTR_STORM;
+	bool ok = o && put(o, "known", json_boolean(c->known)) &&
+		  put(o, "errno", c->error < 0 ? json_integer(-c->error) : json_null()) &&
+		  put(o, "rx_packets", counts_json(c->rx_packets, c->present & QOS_CTR_PACKETS)) &&
+		  put(o, "tx_packets", counts_json(c->tx_packets, c->present & QOS_CTR_PACKETS)) &&
+		  put(o, "rx_pause", counts_json(c->rx_pause, c->present & QOS_CTR_PAUSE)) &&
+		  put(o, "tx_pause", counts_json(c->tx_pause, c->present & QOS_CTR_PAUSE)) &&
+		  put(o, "rx_pause_us", counts_json(c->rx_pause_us, c->present & QOS_CTR_DURATION)) &&
+		  put(o, "tx_pause_us", counts_json(c->tx_pause_us, c->present & QOS_CTR_DURATION)) &&
+		  put(o, "prio_discards", counts_json(c->prio_discards, c->present & QOS_CTR_PRIO_DISCARD)) &&
+		  put(o, "rx_packets_phy", count_or_null(c->rx_packets_phy, phy)) &&
+		  put(o, "rx_discards_phy", count_or_null(c->rx_discards_phy, phy)) &&
+		  put(o, "storm_warnings", count_or_null(c->storm_warnings, storm)) &&
+		  put(o, "storm_errors", count_or_null(c->storm_errors, storm));
+	return finished(o, ok);
+}
+
 json_t *qos_host_to_json(const struct qos_host *q)
 {
 	json_t *o = json_object(), *ports = json_array();
@@ -92,7 +121,7 @@ json_t *qos_host_to_json(const struct qos_host *q)
 					       put(j, "port", json_integer(p->port)) && put(j, "netdev", json_string(p->netdev)) &&
 					       put(j, "forced_tc", p->forced_tc >= 0 ? json_integer(p->forced_tc) : json_null()) &&
 					       put(j, "vlan", json_boolean(p->vlan)) && put(j, "ecn", ecn) &&
-					       put(j, "dcb", dcb_json(&p->dcb))));
+					       put(j, "dcb", dcb_json(&p->dcb)) && put(j, "counters", counters_json(&p->counters))));
 	}
 	return finished(o, ok);
 }
@@ -230,7 +259,86 @@ static int read_dcb(struct reader *r, const struct jnode *obj, struct qos_dcb *d
 	return ret;
 }
 
-static const char *const port_members[] = { "device", "port", "netdev", "forced_tc", "vlan", "ecn", "dcb" };
+static const char *const counters_members[] = { "known", "errno", "rx_packets", "tx_packets", "rx_pause", "tx_pause",
+						"rx_pause_us", "tx_pause_us", "prio_discards", "rx_packets_phy",
+						"rx_discards_phy", "storm_warnings", "storm_errors" };
+
+/* A pair of numbers that are both there or both null; *known says which. */
+static int read_pair(struct reader *r, const struct jnode *o, const char *a, const char *b, uint64_t *va, uint64_t *vb,
+		     bool *known)
+{
+	json_int_t x = -1, y = -1;
+	int ret = read_integer(r, o, a, 0, INT64_MAX, true, -1, &x);
+
+	if (ret == 0)
+		ret = read_integer(r, o, b, 0, INT64_MAX, true, -1, &y);
+	if (ret == 0 && (x < 0) != (y < 0)) {
+		size_t mark = path_member(r, b);
+		ret = invalid(r, "expected a number when %s is one, null when it is null", a);
+		path_leave(r, mark);
+	}
+	*known = ret == 0 && x >= 0;
+	*va = x >= 0 ? (uint64_t)x : 0;
+	*vb = y >= 0 ? (uint64_t)y : 0;
+	return ret;
+}
+
+/* Optional: a snapshot written before the counters were kept has none (read as not known). */
+static int read_counters(struct reader *r, const struct jnode *obj, struct qos_counters *c)
+{
+	static const struct {
+		const char *name;
+		size_t offset;
+		unsigned group;
+	} arrays[] = {
+		{ "rx_packets", offsetof(struct qos_counters, rx_packets), QOS_CTR_PACKETS },
+		{ "tx_packets", offsetof(struct qos_counters, tx_packets), QOS_CTR_PACKETS },
+		{ "rx_pause", offsetof(struct qos_counters, rx_pause), QOS_CTR_PAUSE },
+		{ "tx_pause", offsetof(struct qos_counters, tx_pause), QOS_CTR_PAUSE },
+		{ "rx_pause_us", offsetof(struct qos_counters, rx_pause_us), QOS_CTR_DURATION },
+		{ "tx_pause_us", offsetof(struct qos_counters, tx_pause_us), QOS_CTR_DURATION },
+		{ "prio_discards", offsetof(struct qos_counters, prio_discards), QOS_CTR_PRIO_DISCARD },
+	};
+	const struct jnode *o = jnode_object_get(obj, "counters");
+	json_int_t err = 0;
+	int known = 0, ret;
+	size_t mark;
+	bool b;
+
+	memset(c, 0, sizeof(*c));
+	if (!o)
+		return 0;
+	mark = path_member(r, "counters");
+	ret = jnode_is_object(o) ? check_object(r, o, counters_members, COUNT(counters_members))
+				 : invalid(r, "expected an object, got %s", type_name(o));
+	if (ret == 0)
+		ret = read_bool(r, o, "known", false, &known);
+	if (ret == 0)
+		ret = read_integer(r, o, "errno", 1, 4095, true, 0, &err);
+	for (size_t i = 0; ret == 0 && i < COUNT(arrays); i++) {
+		ret = read_eight(r, o, arrays[i].name, INT64_MAX, (uint64_t *)((char *)c + arrays[i].offset), &b);
+		/* the two arrays of a group come and go together, as the writer writes them */
+		if (ret == 0 && i % 2 == 1 && i < 6 && b != !!(c->present & arrays[i].group)) {
+			size_t at = path_member(r, arrays[i].name);
+			ret = invalid(r, "expected null exactly when %s is null", arrays[i - 1].name);
+			path_leave(r, at);
+		}
+		if (ret == 0 && b)
+			c->present |= arrays[i].group;
+	}
+	if (ret == 0 && (ret = read_pair(r, o, "rx_packets_phy", "rx_discards_phy", &c->rx_packets_phy,
+					 &c->rx_discards_phy, &b)) == 0 && b)
+		c->present |= QOS_CTR_PHY;
+	if (ret == 0 && (ret = read_pair(r, o, "storm_warnings", "storm_errors", &c->storm_warnings, &c->storm_errors,
+					 &b)) == 0 && b)
+		c->present |= QOS_CTR_STORM;
+	path_leave(r, mark);
+	c->known = known == 1;
+	c->error = (int)-err;
+	return ret;
+}
+
+static const char *const port_members[] = { "device", "port", "netdev", "forced_tc", "vlan", "ecn", "dcb", "counters" };
 
 static int read_port(struct reader *r, const struct jnode *j, struct qos_port *p)
 {
@@ -262,6 +370,8 @@ static int read_port(struct reader *r, const struct jnode *j, struct qos_port *p
 	}
 	if (ret == 0)
 		ret = read_dcb(r, j, &p->dcb);
+	if (ret == 0)
+		ret = read_counters(r, j, &p->counters);
 	p->port = (unsigned)num;
 	p->forced_tc = (int)tc;
 	p->default_roce_tos = -1;

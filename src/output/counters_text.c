@@ -7,6 +7,26 @@
 
 #include "model/counter_meaning.h"
 
+/* What the pause and drop rules said of the reading (qos.pause_storm, qos.discards), each with its fix. */
+static bool print_findings(FILE *out, const json_t *findings)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(findings, i, f) {
+		const char *fix = json_string_value(json_object_get(f, "fix"));
+
+		fprintf(out, "  %s %s: %s\n", json_string_value(json_object_get(f, "severity")),
+			json_string_value(json_object_get(f, "id")), json_string_value(json_object_get(f, "message")));
+		for (const char *line = fix; line && *line;) {
+			size_t len = strcspn(line, "\n");
+			fprintf(out, "    %s %.*s\n", line == fix ? "fix:" : "    ", (int)len, line);
+			line += len + (line[len] == '\n');
+		}
+	}
+	return json_array_size(findings) > 0;
+}
+
 static void print_port(FILE *out, const json_t *p)
 {
 	const json_t *moved = json_object_get(p, "moved");
@@ -42,6 +62,7 @@ static void print_port(FILE *out, const json_t *p)
 		if (header && check)
 			fprintf(out, "    -> roce-doctor check --only %s\n", check);
 	}
+	said |= print_findings(out, json_object_get(p, "findings"));
 	if (!said)
 		fprintf(out, "  nothing to say: no loss, congestion, pause, drop or error counter moved\n");
 	{

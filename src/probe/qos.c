@@ -9,8 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/qos_counters.h"
 #include "model/qos_mlnx_text.h"
 #include "netcfg/dcb.h"
+#include "netcfg/ethtool_stats.h"
 
 /* MLNX_OFED's tc/N/traffic_class reads back as the number, or as "Global tclass=N" in some releases. */
 static int forced_class(const struct rootfs *root, const char *dev, unsigned port)
@@ -74,6 +76,68 @@ static void dcb_from_capture(const struct rootfs *root, const char *netdev, stru
 	}
 }
 
+/* The driver statistics, live through SIOCETHTOOL; a tree has what capture-host saved of `ethtool -S IF`. */
+static void counters_live(const char *netdev, struct qos_counters *c)
+{
+	struct netdev_stats stats;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	ret = netdev_stats_read(netdev, &stats);
+	if (ret < 0) {
+		c->error = ret;
+		return;
+	}
+	for (size_t i = 0; i < stats.count; i++)
+		qos_counters_take(c, stats.items[i].name, stats.items[i].value);
+	c->known = true;
+	netdev_stats_free(&stats);
+}
+
+static void counters_from_capture(const struct rootfs *root, const char *netdev, struct qos_counters *c)
+{
+	char path[256], real[4096], buf[512];
+	FILE *f;
+	int fd;
+
+	memset(c, 0, sizeof(*c));
+	c->error = -ENOENT;
+	snprintf(path, sizeof(path), "%s/ethtool-S-%s.txt", QOS_CAPTURE_DIR, netdev);
+	fd = rootfs_open_file(root, path, real, sizeof(real));
+	if (fd < 0)
+		return;
+	if (rootfs_regular_file(fd) < 0 || !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return;
+	}
+	/* mlx5 lists about 1,500 statistics at 64 queues; a longer text is not ethtool -S of one netdev */
+	for (int lines = 0; lines < 65536 && fgets(buf, sizeof(buf), f); lines++) {
+		size_t len = strcspn(buf, "\n");
+		bool whole = buf[len] == '\n' || feof(f);
+		int ch;
+
+		buf[len] = '\0';
+		if (whole) {
+			qos_counters_text_line(c, buf);
+			continue;
+		}
+		/* longer than any statistic's line: none of its pieces is read as one */
+		while ((ch = fgetc(f)) != EOF && ch != '\n')
+			;
+	}
+	fclose(f);
+	c->known = true;
+	c->error = 0;
+}
+
+void qos_counters_read(const struct rootfs *root, const char *netdev, struct qos_counters *c)
+{
+	if (root->live)
+		counters_live(netdev, c);
+	else
+		counters_from_capture(root, netdev, c);
+}
+
 int qos_probe(const struct rootfs *root, const struct host *host, struct qos_host *out)
 {
 	out->ports = NULL;
@@ -102,6 +166,7 @@ int qos_probe(const struct rootfs *root, const struct host *host, struct qos_hos
 				dcb_query(p->netdev, &q->dcb);
 			else
 				dcb_from_capture(root, p->netdev, &q->dcb);
+			qos_counters_read(root, p->netdev, &q->counters);
 		}
 	}
 	return 0;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # check's lossless audit (qos.*) on the qos-* fixtures and copies of them changed one link at a time: NCCL_IB_TC
-# unset, PFC on another priority, no PFC at all, an unreadable capture; the same answer from a snapshot.
+# unset, PFC on another priority, no PFC at all, an unreadable capture; a pause storm and ECN off everywhere; the
+# same answer from a snapshot.
 #   qos_test.sh ROCE_DOCTOR FIXTURES
 set -u
 BIN=$1 FIXTURES=$2
@@ -44,6 +45,34 @@ expect "a capture that is not mlnx_qos text: info, said" 0 'INFO +qos\.lossless 
 
 expect "no capture in the tree: nothing said" 0 '.' -- --root "$FIXTURES/cx6lx-2port" check -v --only qos
 ! grep -q 'qos\.' "$out"; result "... no qos finding at all" $?
+
+# what PFC did: the counters of qos-pause-storm (ethtool -S captured per netdev)
+expect "a pause storm received on priority 3: warn, a receiver further on" 1 \
+	'WARN +qos\.pause_storm +mlx5_0/1: ens19f0np0 priority 3: the switch sent this NIC 15437 pause frames for 385237 packets it sent \(4\.0%\)' \
+	-- --root "$FIXTURES/qos-pause-storm" check -v --only qos
+grep -qE '^ +fix: ethtool -S ens19f0np0 \| grep prio3_pause ' "$out" &&
+	grep -qE 'OK +qos\.pause_storm +mlx5_1/1: ens19f1np1: pause frames on lossless priority 3 below 1%' "$out" &&
+	grep -qE 'OK +qos\.lossless +mlx5_0/1' "$out"
+result "... with the command that finds the congested receiver; the calm port ok; the chain itself ok" $?
+copy qos-pause-storm
+grep -E 'prio3_(pause|packets)' "$FIXTURES/qos-pause-storm/$cap/ethtool-S-ens19f0np0.txt" | sed 's/^ *//' > "$scratch/t/$cap/ethtool-S-ens19f0np0.txt"
+expect "a grepped ethtool -S capture reads the same" 1 'WARN +qos\.pause_storm +mlx5_0/1: .*15437 pause frames' \
+	-- --root "$scratch/t" check --only qos.pause_storm
+run --root "$FIXTURES/qos-pause-storm" snapshot --output "$scratch/storm.json"
+"$BIN" --from "$scratch/storm.json" check --only qos.pause_storm > "$scratch/from.txt" 2>&1
+grep -qE 'WARN +qos\.pause_storm +mlx5_0/1: .*15437 pause frames' "$scratch/from.txt"
+result "the snapshot carries the counters: check --from says the same" $?
+
+expect "ECN off everywhere on a lossy fabric: warn" 1 \
+	'WARN +qos\.lossless +mlx5_0/1: .* -> priority 3 \(trust dscp, dscp map\) -> PFC off, ECN off: .*neither lossless' \
+	-- --root "$FIXTURES/qos-ecn-off" check --only qos
+grep -qF 'echo 1 > /sys/class/net/ens19f0np0/ecn/roce_np/enable/3; echo 1 > /sys/class/net/ens19f0np0/ecn/roce_rp/enable/3' "$out" &&
+	grep -qF 'dcb pfc set dev ens19f0np0 prio-pfc 3:on' "$out"
+result "... fixed by PFC, or by ECN on priority 3" $?
+
+run check --list
+grep -qE '^ *qos\.pause_storm ' "$out" && grep -qE '^ *qos\.discards ' "$out"
+result "check --list documents qos.pause_storm and qos.discards" $?
 
 # the same answer from a snapshot
 run --root "$FIXTURES/qos-pcp-untagged" snapshot --output "$scratch/s.json"

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The one-value parsers of outside text: a GID as sysfs writes it, an address, systemd's rlimit syntax,
  * NCCL's interface lists (NCCL_IB_HCA, NCCL_SOCKET_IFNAME), an ethtool link-mode name, NCCL's version banner
- * and version option, message sizes, port selections, and a PCI config space's capability list. The first
+ * and version option, message sizes, port selections, a PCI config space's capability list, and `ethtool -S`
+ * text (the PFC counters a capture or a paste gives). The first
  * byte picks the parser; the rest is the value. Where a value parses, what we print of it must parse back. */
 #include <arpa/inet.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/nccl_gid_choice.h"
 #include "core/port_selection.h"
 #include "model/nccl_match.h"
+#include "model/qos_counters.h"
 #include "netcfg/ethtool_linkmodes.h"
 #include "probe/elf_nccl_version.h"
 #include "probe/memlock.h"
@@ -61,6 +64,24 @@ static void limit_value(const char *text)
 		abort();   /* documented: soft above hard is refused */
 }
 
+/* Line by line as the capture reader gives it; what was read prints back and reads again the same. */
+static void ethtool_text(char *text)
+{
+	struct qos_counters c = { 0 }, back = { 0 };
+	char line[64];
+
+	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		(void)qos_counters_text_line(&c, l);
+	if (c.present & ~(unsigned)(QOS_CTR_PACKETS | QOS_CTR_PAUSE | QOS_CTR_DURATION | QOS_CTR_PRIO_DISCARD |
+				    QOS_CTR_PHY | QOS_CTR_STORM))
+		abort();
+	for (unsigned p = 0; p < QOS_PRIOS; p++) {
+		snprintf(line, sizeof(line), "  tx_prio%u_pause: %llu", p, (unsigned long long)c.tx_pause[p]);
+		if (!qos_counters_text_line(&back, line) || back.tx_pause[p] != c.tx_pause[p])
+			abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct elf_nccl_version banner;
@@ -77,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
-	switch (data[0] % 9) {
+	switch (data[0] % 10) {
 	case 0:
 		gid_values(text);
 		break;
@@ -110,6 +131,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (pci_acs_parse(data + 1, size - 1, &offset, &ctrl) == 1 &&
 		    (offset < PCI_EXT_CAP_START || offset + 8 > size - 1))
 			abort();
+		break;
+	case 9:
+		ethtool_text(text);
 		break;
 	}
 	free(text);

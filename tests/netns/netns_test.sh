@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Real interfaces for the rtnetlink code: a veth pair in a network namespace of our own, then the probe
+# Real interfaces for the rtnetlink code: a veth pair in a network namespace of our own (no dcbnl on it), then the probe
 # (and the CLI) run inside it. Needs root and iproute2; otherwise the whole file is skipped.
 # usage: netns_test.sh NETLINK_TEST_BINARY ROCE_DOCTOR   (TAP on stdout)
 set -u

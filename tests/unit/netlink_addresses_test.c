@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Run inside a network namespace prepared by tests/netns/netns_test.sh: the live probe must see the veth
  * there with the MTU and addresses (and prefix lengths) that were configured, through real rtnetlink. */
+#include <errno.h>
+
+#include "core/qos/checks_qos.h"
 #include "fixture_host.h"
+#include "netcfg/dcb.h"
 #include "netcfg/ethtool_linkmodes.h"
+#include "netcfg/ethtool_stats.h"
+#include "probe/qos.h"
 #include "tap.h"
 #include "util/gidaddr.h"
 
@@ -59,6 +65,33 @@ static void ethtool_netlink_reads_the_veth_speed(void)
 	CHECK(ethtool_link_modes("rdv-missing", &modes) < 0);
 }
 
+/* veth has no dcbnl: the kernel answers EOPNOTSUPP, which is "no DCB on this netdev", not an error, and the
+ * audit says so as ok; its driver statistics read, and hold no PFC counter to judge. */
+static void dcbnl_on_a_veth_is_no_dcb_not_an_error(void)
+{
+	struct qos_port port = { .device = "rxe0", .port = 1, .forced_tc = -1, .default_roce_tos = -1 };
+	struct qos_host q = { &port, 1 };
+	struct qos_job job = { NULL, NULL, NULL };
+	struct findings f = { 0 };
+	struct rootfs root;
+
+	snprintf(port.netdev, sizeof(port.netdev), "%s", ifname);
+	for (unsigned p = 0; p < QOS_PRIOS; p++)
+		port.ecn[p] = QOS_UNKNOWN;
+	CHECK(dcb_query(ifname, &port.dcb) == -EOPNOTSUPP);
+	CHECK(!port.dcb.known && port.dcb.error == -EOPNOTSUPP);
+	CHECK(dcb_query("rdv-missing", &port.dcb) == -ENODEV);
+	CHECK(dcb_query(ifname, &port.dcb) == -EOPNOTSUPP);
+	CHECK(rootfs_open(&root, NULL) == 0);
+	qos_counters_read(&root, ifname, &port.counters);
+	rootfs_close(&root);
+	CHECK(port.counters.known && port.counters.present == 0);
+	check_qos(&q, &job, &f);
+	CHECK(f.count == 1 && !strcmp(f.items[0].id, "qos.lossless") && f.items[0].severity == SEVERITY_OK &&
+	      strstr(f.items[0].message, "no DCB, the driver has no dcbnl"));
+	findings_free(&f);
+}
+
 static void link_mode_names_carry_their_speed(void)
 {
 	CHECK(link_mode_speed("100000baseCR4/Full") == 100000);
@@ -76,6 +109,7 @@ int main(int argc, char **argv)
 		ifname = argv[1];
 	RUN(live_probe_reads_mtu_state_and_addresses);
 	RUN(ethtool_netlink_reads_the_veth_speed);
+	RUN(dcbnl_on_a_veth_is_no_dcb_not_an_error);
 	RUN(link_mode_names_carry_their_speed);
 	TAP_DONE();
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/qos/chain.h"
+#include "core/qos/pause_storm.h"
 
 static void input_of(const struct qos_port *p, const struct qos_job *job, struct qos_port_input *in)
 {
@@ -46,7 +47,7 @@ static void lossless(const struct qos_port *p, const struct qos_job *job, struct
 {
 	struct qos_port_input in;
 	struct qos_chain c;
-	char subject[96], chain[320], fix[512];
+	char subject[96], chain[320], fix[1024];
 	int lossless_prio, tc;
 
 	subject_of(p, subject, sizeof(subject));
@@ -117,6 +118,14 @@ static void lossless(const struct qos_port *p, const struct qos_job *job, struct
 			 "by the default map; then make 3 lossless instead");
 		strncat(fix, more, sizeof(fix) - strlen(fix) - 1);
 	}
+	if (c.ecn == QOS_OFF) {
+		/* the port has MLNX_OFED's ECN switches and this priority's are off: the lossy fabric's own fix */
+		char ecn[256];
+		snprintf(ecn, sizeof(ecn), "\necho 1 > /sys/class/net/%s/ecn/roce_np/enable/%u; echo 1 > "
+			 "/sys/class/net/%s/ecn/roce_rp/enable/%u   # or ECN (DCQCN) on it, with ECN marking on the switch",
+			 p->netdev, c.prio, p->netdev, c.prio);
+		strncat(fix, ecn, sizeof(fix) - strlen(fix) - 1);
+	}
 	finding_add(out, "qos.lossless", SEVERITY_WARN, subject, fix,
 		    "%s: NCCL's RoCE traffic is neither lossless (PFC) nor congestion-controlled (ECN)", chain);
 }
@@ -182,5 +191,6 @@ void check_qos(const struct qos_host *q, const struct qos_job *job, struct findi
 		pfc_unmapped(&q->ports[i], out);
 		trust_pcp_untagged(&q->ports[i], out);
 		tc_forced(&q->ports[i], job, out);
+		qos_judge_counters(&q->ports[i], &q->ports[i].counters, 0, out);
 	}
 }
