@@ -302,6 +302,11 @@ static void fix_class(const struct compare_ctx *c, const void *arg, const char *
 				 odd->value, f.cmd);
 			return;
 		}
+	if (tc == 0) {
+		snprintf(buf, size, "on %s (%s): `unset NCCL_IB_TC` in the job's environment (and its line in nccl.conf), "
+			 "as on the others", nodes, odd->value);
+		return;
+	}
 	qos_fix_class(NULL, 0, -1, tc, &f);
 	snprintf(buf, size, "on %s (%s): `%s` in the job's environment (or NCCL_IB_TC=%d in /etc/nccl.conf), as on the "
 		 "others", nodes, odd->value, f.cmd, tc);
