@@ -59,6 +59,7 @@ static void end_init(struct end *e, const struct pair_side *side, char node, con
 		e->cls = CLASS_UNKNOWN;
 	else
 		e->cls = e->tc ? qos_parse_class(e->tc) : 0;
+	snprintf(e->chain, sizeof(e->chain), "its DCB settings unknown");
 	if (!e->qp || !e->qp->dcb.known)
 		return;
 	qos_port_input_of(e->qp, e->tc, e->sl, &in);
