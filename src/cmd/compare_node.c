@@ -86,9 +86,16 @@ static int nccl_libs_of(const struct nccl_libs *libs, struct compare_owned *own,
 	return 0;
 }
 
-/* The lossless chain's model is flat (no pointers inside a port): one copy of the ports array. */
+/* The lossless chain's model is flat (no pointers inside a port): one copy of the ports array, kept only where
+ * a port says something (DCB settings read, or a forced class): 10,000 nodes without DCB cost nothing. */
 static int qos_of(const struct qos_host *q, struct compare_owned *own, struct compare_node *node)
 {
+	bool any = false;
+
+	for (size_t i = 0; i < q->count; i++)
+		any |= q->ports[i].dcb.known || q->ports[i].forced_tc >= 0;
+	if (!any)
+		return 0;
 	own->qos = calloc(1, sizeof(*own->qos));
 	if (!own->qos)
 		return -ENOMEM;
