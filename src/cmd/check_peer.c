@@ -16,6 +16,7 @@
 #include "core/checks.h"
 #include "core/findings_locate.h"
 #include "core/pair_self.h"
+#include "core/qos/pair_qos.h"
 #include "core/system_input.h"
 #include "output/pair_text.h"
 #include "output/render.h"
@@ -305,6 +306,7 @@ int check_peer_run(const struct app *app, const struct check_peer_args *args)
 		goto out;
 	}
 	pair_rails_check(&p->side[0], &p->side[1], rails, pf);
+	pair_qos_check(&p->side[0], &p->side[1], rails, pf);
 	if (run_probes(p, args, app->timeout_s ? app->timeout_s : PEER_TIMEOUT_DEFAULT_S, rails, probes) < 0)
 		goto out;
 	pair_classify(&p->side[0], &p->side[1], rails, probes, args->master_port, pf);

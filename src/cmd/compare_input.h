@@ -11,6 +11,7 @@
 #include "core/compare.h"
 #include "core/findings.h"
 #include "model/host.h"
+#include "model/qos.h"
 
 #define COMPARE_NODES_MAX 100000u            /* snapshots in one compare */
 #define COMPARE_INPUT_MAX (4ull << 30)       /* bytes of input, all sources together */
@@ -18,6 +19,7 @@
 /* The data one node owns; node points into it. */
 struct compare_owned {
 	struct host *host;           /* its own allocation: the owned array moves as it grows, nodes point here */
+	struct qos_host *qos;        /* a copy of the snapshot's, its own allocation too; NULL when not recorded */
 	char *hostname, *file, *kernel, *rdma_core, *firewall, *gid_pinned, *gid_source;
 	struct compare_setting *providers;
 	struct compare_board *boards;

@@ -86,6 +86,29 @@ static int nccl_libs_of(const struct nccl_libs *libs, struct compare_owned *own,
 	return 0;
 }
 
+/* The lossless chain's model is flat (no pointers inside a port): one copy of the ports array, kept only where
+ * a port says something (DCB settings read, or a forced class): 10,000 nodes without DCB cost nothing. */
+static int qos_of(const struct qos_host *q, struct compare_owned *own, struct compare_node *node)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < q->count; i++)
+		any |= q->ports[i].dcb.known || q->ports[i].forced_tc >= 0;
+	if (!any)
+		return 0;
+	own->qos = calloc(1, sizeof(*own->qos));
+	if (!own->qos)
+		return -ENOMEM;
+	own->qos->ports = malloc((q->count ? q->count : 1) * sizeof(*q->ports));
+	if (!own->qos->ports)
+		return -ENOMEM;
+	if (q->count)
+		memcpy(own->qos->ports, q->ports, q->count * sizeof(*q->ports));
+	own->qos->count = q->count;
+	node->qos = own->qos;
+	return 0;
+}
+
 static int system_members(const struct snapshot *s, struct compare_owned *own, struct compare_node *node,
 			  struct findings *f)
 {
@@ -131,6 +154,8 @@ static int system_members(const struct snapshot *s, struct compare_owned *own, s
 		return -ENOMEM;
 	own->firewall = firewall_of(sys);
 	node->firewall = own->firewall;
+	if (sys->qos_read && qos_of(&sys->qos, own, node) < 0)
+		return -ENOMEM;
 	findings_clear(f);
 	f->ids_only = true;   /* a node's findings are kept by id and severity only */
 	checks_run(&in, f);
@@ -253,6 +278,9 @@ void compare_owned_free(struct compare_owned *own)
 	free(own->firewall);
 	free(own->gid_pinned);
 	free(own->gid_source);
+	if (own->qos)
+		qos_host_free(own->qos);
+	free(own->qos);
 	if (own->host)
 		host_free(own->host);
 	free(own->host);

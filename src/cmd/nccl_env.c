@@ -13,6 +13,7 @@
 #include "core/nccl_rails.h"
 #include "output/render.h"
 #include "probe/pci_topology.h"
+#include "probe/qos.h"
 
 enum { OPT_FORMAT = 0x100, OPT_SOCKET_IF, OPT_PEER, OPT_PEER_FIXTURE, OPT_MASTER_PORT };
 enum env_format { FORMAT_SH, FORMAT_ENV, FORMAT_JSON, FORMAT_DOCKER, FORMAT_K8S };
@@ -125,6 +126,16 @@ static void print_versions(FILE *out, const json_t *doc, const char *indent)
 			json_string_value(json_object_get(v, "advice")));
 }
 
+/* "# NCCL_IB_TC left unset: ...": what nccl-env chose not to set, and why. */
+static void print_notes(FILE *out, const json_t *doc, const char *indent)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(json_object_get(doc, "notes"), i, v)
+		fprintf(out, "%s# %s\n", indent, json_string_value(v));
+}
+
 static void print_sh(FILE *out, const json_t *doc)
 {
 	size_t i;
@@ -137,6 +148,7 @@ static void print_sh(FILE *out, const json_t *doc)
 		put_sh_quoted(out, json_string_value(json_object_get(v, "value")));
 		fprintf(out, "   # %s\n", json_string_value(json_object_get(v, "comment")));
 	}
+	print_notes(out, doc, "");
 }
 
 static void print_env(FILE *out, const json_t *doc)
@@ -150,6 +162,7 @@ static void print_env(FILE *out, const json_t *doc)
 		fprintf(out, "# %s\n%s=%s\n", json_string_value(json_object_get(v, "comment")),
 			json_string_value(json_object_get(v, "name")), json_string_value(json_object_get(v, "value")));
 	}
+	print_notes(out, doc, "");
 }
 
 static void print_docker(FILE *out, const json_t *doc)
@@ -176,6 +189,7 @@ static void print_k8s(FILE *out, const json_t *doc)
 
 	fprintf(out, "# roce-doctor nccl-env: %s\n", json_string_value(json_object_get(doc, "summary")));
 	print_versions(out, doc, "");
+	print_notes(out, doc, "");
 	fprintf(out, "env:\n");
 	json_array_foreach(json_object_get(doc, "variables"), i, v) {
 		fprintf(out, "  # %s\n  - name: %s\n    value: \"", json_string_value(json_object_get(v, "comment")),
@@ -242,6 +256,29 @@ static int host_and_pci(const struct app *app, struct host *host, struct pci_top
 	return code;
 }
 
+/* The lossless chain of the host's RoCE ports: as the snapshot recorded it (moved out of *recorded), else read
+ * (dcbnl live, the captured mlnx_qos text under --root); empty when neither has it. 0 or -ENOMEM. */
+static int read_qos(const struct app *app, const struct host *host, struct system_state *recorded,
+		    bool recorded_known, struct qos_host *q)
+{
+	struct rootfs root;
+	int ret = 0;
+
+	memset(q, 0, sizeof(*q));
+	if (app->from_file) {
+		if (recorded_known && recorded->qos_read) {
+			*q = recorded->qos;
+			memset(&recorded->qos, 0, sizeof(recorded->qos));
+		}
+		return 0;
+	}
+	if (rootfs_open(&root, app->root_dir) < 0)
+		return 0;
+	ret = qos_probe(&root, host, q);
+	rootfs_close(&root);
+	return ret;
+}
+
 int cmd_nccl_env(struct app *app, int argc, char **argv)
 {
 	static void (*const printers[])(FILE *, const json_t *) = { print_sh, print_env, NULL, print_docker, print_k8s };
@@ -252,12 +289,13 @@ int cmd_nccl_env(struct app *app, int argc, char **argv)
 	struct nccl_advice advice = { 0 };
 	json_t *versions = NULL;
 	struct system_state recorded = { 0 };
+	struct qos_host qos = { 0 };
 	bool recorded_known;
 	struct host host, view;
 	size_t rails_n = 0;
 	int built;
 	char why[512];
-	json_t *doc, *vars;
+	json_t *doc, *vars, *notes;
 	int code;
 
 	if (command_parse(&nccl_env_argp, COMMON_ROOT | COMMON_FROM | COMMON_FAMILY | COMMON_SECRET | COMMON_PEER_TIMEOUT,
@@ -301,6 +339,14 @@ int cmd_nccl_env(struct app *app, int argc, char **argv)
 		versions = nccl_versions_json(&advice);   /* now: the advice points into view and recorded */
 		nccl_advice_free(&advice);
 	}
+	/* NCCL_IB_TC: the class that lands on the ports' lossless priority, or why none */
+	if (built == 0 && read_qos(app, &host, &recorded, recorded_known, &qos) < 0) {
+		fprintf(stderr, "roce-doctor: out of memory\n");
+		built = -ENOMEM;
+	}
+	if (built == 0)
+		nccl_env_follow_qos(&env, &qos);
+	qos_host_free(&qos);
 	if (recorded_known)
 		system_free(&recorded);
 	if (view.devices != host.devices)
@@ -326,6 +372,10 @@ int cmd_nccl_env(struct app *app, int argc, char **argv)
 						      env.vars[i].value, "comment", env.vars[i].comment));
 	json_object_set_new(doc, "variables", vars);
 	json_object_set_new(doc, "left_out", left_out_json(&env));
+	notes = json_array();
+	for (size_t i = 0; i < env.note_count; i++)
+		json_array_append_new(notes, json_string(env.notes[i]));
+	json_object_set_new(doc, "notes", notes);
 	json_object_set_new(doc, "nccl_versions", versions);
 	if (env.speed_warning[0])
 		notes_add(&host.warnings, "%s", env.speed_warning);

@@ -14,7 +14,8 @@ const char *const compare_ids[] = {
 	"compare.memlock", "compare.firewall", "compare.driver", "compare.hca_count", "compare.hca_names",
 	"compare.firmware", "compare.port_rate", "compare.link_layer", "compare.mtu", "compare.active_mtu",
 	"compare.gid_index", "compare.gid_index_pinned", "compare.rails", "compare.duplicate_address",
-	"compare.nccl_settings", "compare.check_summary", NULL,
+	"compare.nccl_settings", "compare.pfc", "compare.trust", "compare.dscp_map", "compare.traffic_class",
+	"compare.check_summary", NULL,
 };
 
 #define COLLISIONS_SHOWN 16
@@ -119,7 +120,7 @@ int compare_nodes_concerned(const struct compare_node *nodes, size_t n, int fami
 	struct compare_ctx c = { .nodes = nodes, .n = n, .family = family, .out = out, .concerns = concerns };
 	int (*const rules[])(const struct compare_ctx *) = {
 		compare_software, compare_hcas, compare_ports, compare_gid, compare_addresses, compare_nccl,
-		compare_check_summary,
+		compare_qos, compare_check_summary,
 	};
 	char **owned;
 	int ret;

@@ -9,6 +9,7 @@
 
 #include "core/findings.h"
 #include "model/host.h"
+#include "model/qos.h"
 
 /* A name=value pair with where it came from: a provider and its version (source NULL), or an NCCL setting
  * ("NCCL_IB_HCA", "mlx5", "environment" or the nccl.conf that set it, as model/nccl.h's source). */
@@ -69,6 +70,7 @@ struct compare_node {
 	enum compare_memlock_kind memlock_kind;
 	unsigned long long memlock_bytes;      /* when COMPARE_MEMLOCK_BYTES */
 	const char *firewall;                  /* "none", "firewalld", "nftables: 12 rules", ...; NULL unknown */
+	const struct qos_host *qos;            /* each RoCE port's lossless chain (DCB, forced class); NULL unknown */
 	const struct compare_check *checks;    /* the node's own check findings (ok ones may be left out) */
 	size_t check_count;
 	bool checks_known;

@@ -193,6 +193,9 @@ int nccl_env_build(const struct host *host, int family, const char *socket_if, s
 			if (env->port_count < NCCL_LEFT_OUT_MAX) {
 				chosen[env->port_count] = (struct nccl_port_ref){ d->name, p->num };
 				gbps[env->port_count] = p->rate_gbps;
+				snprintf(env->used[env->port_count].device, sizeof(env->used[0].device), "%s", d->name);
+				env->used[env->port_count].port = p->num;
+				env->used_count = env->port_count + 1;
 			}
 			env->port_count++;
 		}
@@ -245,4 +248,22 @@ int nccl_env_build(const struct host *host, int family, const char *socket_if, s
 	snprintf(env->summary, sizeof(env->summary), "%zu RoCE port(s), %s", env->port_count,
 		 agree ? "one GID index" : "per-HCA GID choice");
 	return 0;
+}
+
+void nccl_env_follow_qos(struct nccl_env *env, const struct qos_host *q)
+{
+	struct qos_port_ref refs[NCCL_LEFT_OUT_MAX];
+	struct qos_tc_advice a;
+
+	for (size_t i = 0; i < env->used_count; i++)
+		refs[i] = (struct qos_port_ref){ env->used[i].device, env->used[i].port };
+	qos_advise_tc(q, refs, env->used_count, &a);
+	if (a.tc >= 0) {
+		char value[16];
+
+		snprintf(value, sizeof(value), "%d", a.tc);
+		add_var(env, "NCCL_IB_TC", value, "%s", a.chain);
+	}
+	for (size_t i = 0; i < a.note_count && env->note_count < QOS_TC_NOTES_MAX; i++)
+		snprintf(env->notes[env->note_count++], sizeof(env->notes[0]), "%s", a.notes[i]);
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "core/qos/nccl_tc.h"
 #include "model/host.h"
 
 #define NCCL_VARS_MAX 8
@@ -34,6 +35,13 @@ struct nccl_env {
 	size_t left_out_count;      /* past NCCL_LEFT_OUT_MAX only counted in left_out_dropped */
 	size_t left_out_dropped;
 	char speed_warning[1024];   /* the chosen ports differ in speed: which, and the NCCL_IB_HCA of the fastest */
+	struct {                    /* the ports chosen, by value (the host they came from may be a view) */
+		char device[64];
+		unsigned port;
+	} used[NCCL_LEFT_OUT_MAX];
+	size_t used_count;
+	char notes[QOS_TC_NOTES_MAX][384];   /* what nccl-env leaves unset and why (NCCL_IB_TC) */
+	size_t note_count;
 };
 
 /* A port as NCCL_IB_HCA names it. */
@@ -50,5 +58,9 @@ void nccl_hca_value(const struct host *host, const struct nccl_port_ref *ports, 
 /* 0, or -ENODEV with why[] saying exactly why nothing usable exists. socket_if may be NULL. */
 int nccl_env_build(const struct host *host, int family, const char *socket_if, struct nccl_env *env, char *why,
 		   size_t why_size);
+
+/* NCCL_IB_TC from the lossless chain of the ports chosen (core/qos/nccl_tc.h): the variable with the chain as its
+ * comment, or the notes that say why it is left unset; nothing when their DCB settings are unknown. */
+void nccl_env_follow_qos(struct nccl_env *env, const struct qos_host *q);
 
 #endif

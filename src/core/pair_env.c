@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "core/qos/nccl_tc.h"
 #include "util/gidaddr.h"
 #include "util/text_append.h"
 
@@ -142,6 +143,57 @@ static void build_gid(const struct pair_side *side[2], const struct pair_rails *
 	add_note(e, text);
 }
 
+/* NCCL_IB_TC: the class that lands on the lossless priority, one for both nodes (mpirun -x pushes one value);
+ * nodes whose DCB settings call for different classes get none, and the note points at check --peer. */
+static void build_tc(const struct pair_side *side[2], const struct pair_rails *rails, struct pair_env *e)
+{
+	struct qos_tc_advice adv[2];
+	bool known[2];
+	char text[512];
+
+	for (int s = 0; s < 2; s++) {
+		struct qos_port_ref refs[PAIR_RAILS_MAX];
+		size_t n = 0;
+
+		for (size_t i = 0; i < rails->count; i++) {
+			const struct pair_port *p = s ? &rails->items[i].b : &rails->items[i].a;
+
+			if (rail_in_use(&rails->items[i]))
+				refs[n++] = (struct qos_port_ref){ p->end.device, p->end.port };
+		}
+		qos_advise_tc(side[s]->in->qos, refs, n, &adv[s]);
+		known[s] = adv[s].tc >= 0 || adv[s].note_count > 0;
+	}
+	if (adv[0].tc >= 0 && adv[0].tc == adv[1].tc) {
+		snprintf(text, sizeof(text), "%d", adv[0].tc);
+		add_var(e->vars, &e->count, "NCCL_IB_TC", text, adv[0].chain);
+		text_append(e->vars[e->count - 1].comment, sizeof(e->vars[0].comment), "%s", " on both nodes");
+		return;
+	}
+	if (adv[0].tc >= 0 && adv[1].tc >= 0) {
+		text[0] = '\0';   /* the note is cut to its size anyway: text_append says so to the compiler */
+		text_append(text, sizeof(text), "NCCL_IB_TC left unset: a's lossless priority needs %d (%s), b's %d (%s): the "
+			 "nodes' DCB settings differ (`roce-doctor check --peer` names the node to fix: pair.pfc, "
+			 "pair.dscp_map); align them and one class serves both", adv[0].tc, adv[0].chain, adv[1].tc,
+			 adv[1].chain);
+		add_note(e, text);
+		return;
+	}
+	for (int s = 0; s < 2; s++) {
+		if (adv[s].tc >= 0 && !known[!s]) {
+			snprintf(text, sizeof(text), "%d", adv[s].tc);
+			add_var(e->vars, &e->count, "NCCL_IB_TC", text, adv[s].chain);
+			text_append(e->vars[e->count - 1].comment, sizeof(e->vars[0].comment), "; %s's DCB settings are "
+				    "unknown", side[!s]->node);
+		}
+		for (size_t k = 0; k < adv[s].note_count; k++) {
+			text[0] = '\0';
+			text_append(text, sizeof(text), "%s: %s", side[s]->node, adv[s].notes[k]);
+			add_note(e, text);
+		}
+	}
+}
+
 static const char *netdev_of_address(const struct host *h, const char *addr)
 {
 	char text[64];
@@ -222,6 +274,7 @@ int pair_env_build(const struct pair_side *a, const struct pair_side *b, const s
 	build_hca(side, rails, out);
 	build_socket(side, addr, out);
 	build_gid(side, rails, a->in->family ? a->in->family : AF_INET, out);
+	build_tc(side, rails, out);
 	add_var(out->vars, &out->count, "NCCL_IB_DISABLE", "0", "use RDMA, not TCP sockets");
 	snprintf(out->summary, sizeof(out->summary), "%zu rail(s) usable on both nodes; %zu variable(s) right on both%s",
 		 used, out->count, out->own_count[0] || out->own_count[1] ? ", the rest per node" : "");

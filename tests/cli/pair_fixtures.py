@@ -160,6 +160,21 @@ for s in (a, b):
                        "announce": 0}
 write("no-arp-ignore", a, b, probes())
 
+# two nodes with different PFC maps (make-qos-fixtures.sh): a with PFC on 3, b on 4, NCCL_IB_TC=106 (DSCP 26 -> 3)
+def qos_node(tree, hostname, a_side):
+    return node(snapshot(tree), hostname, ["192.168.88.1", "192.168.88.11"] if a_side else
+                ["192.168.88.2", "192.168.88.22"])
+
+
+write("qos-clean", qos_node("qos-dscp-pfc3", "node-a", True), qos_node("qos-dscp-pfc3", "node-b", False), probes())
+write("qos-b-pfc4", qos_node("qos-dscp-pfc3", "node-a", True), qos_node("qos-peer-pfc4", "node-b", False), probes())
+write("qos-a-pfc4", qos_node("qos-peer-pfc4", "node-a", True), qos_node("qos-dscp-pfc3", "node-b", False), probes())
+write("qos-b-pcp", qos_node("qos-dscp-pfc3", "node-a", True), qos_node("qos-pcp-untagged", "node-b", False), probes())
+b = qos_node("qos-dscp-pfc3", "node-b", False)
+b["system"]["nccl"]["settings"] = [x for x in b["system"]["nccl"]["settings"] if x["name"] != "NCCL_IB_TC"]
+b["system"]["environment"] = [x for x in b["system"]["environment"] if x["name"] != "NCCL_IB_TC"]
+write("qos-b-tc-unset", qos_node("qos-dscp-pfc3", "node-a", True), b, probes())
+
 # b's serve went away during the first rail's probe: nothing else is asked of it
 write("b-serve-gone", A, B, probes(rdma=("peer_gone", "ok")))
 

@@ -144,7 +144,7 @@ bad "the peer's snapshot without system sources" 3 "the peer's snapshot was take
 src=$(cd "$FIXTURES/../.." && pwd)
 readme_ids=$(awk '/^## Pair \(ids\)/ { f = 1; next } /^## / { f = 0 } f' "$src/README.md" | sed -nE 's/^\| `(pair\.[a-z_]+)` \|.*/\1/p' | sort)
 code_ids=$(sed -n '/pair_ids\[\] = {/,/};/p' "$src/src/core/pair_findings.c" | grep -oE '"pair\.[a-z_]+"' | tr -d '"' | sort)
-used_ids=$(grep -ohE '"pair\.[a-z_]+"' "$src"/src/core/pair_rails_check.c "$src"/src/core/pair_classify.c | tr -d '"' | sort -u)
+used_ids=$(grep -ohE '"pair\.[a-z_]+"' "$src"/src/core/pair_rails_check.c "$src"/src/core/pair_classify.c "$src"/src/core/qos/pair_qos.c | tr -d '"' | sort -u)
 [ -n "$readme_ids" ] && [ "$readme_ids" = "$code_ids" ] && [ "$code_ids" = "$used_ids" ]
 result "README's Pair (ids), pair_ids[] and the ids the rules add are the same" $?
 

@@ -42,9 +42,38 @@ static const struct compare_nccl_lib nccl_libs_old[] = {
 };
 static const struct compare_check memlock_fails[] = { { "memlock.limit", SEVERITY_FAIL }, { "port.state", SEVERITY_OK } };
 
+/* The lossless chain of eight-hca's ten ports (mlx5_K/1 on ethK) as NVIDIA's guides set it up: trust dscp, the
+ * default DSCP map (26 lands on 3), PFC on priority 3. */
+static struct qos_port qos_ports[10];
+static const struct qos_host qos_clean = { qos_ports, 10 };
+static const struct compare_setting nccl_tc106[] = { { "NCCL_IB_HCA", "mlx5", "environment" },
+						     { "NCCL_IB_TC", "106", "environment" },
+						     { "NCCL_SOCKET_IFNAME", "eth0", "/etc/nccl.conf" } };
+static const struct compare_setting nccl_tc130[] = { { "NCCL_IB_HCA", "mlx5", "environment" },
+						     { "NCCL_IB_TC", "130", "environment" },
+						     { "NCCL_SOCKET_IFNAME", "eth0", "/etc/nccl.conf" } };
+
+static void qos_ports_init(void)
+{
+	for (unsigned k = 0; k < 10; k++) {
+		struct qos_port *p = &qos_ports[k];
+
+		memset(p, 0, sizeof(*p));
+		snprintf(p->device, sizeof(p->device), "mlx5_%u", k);
+		snprintf(p->netdev, sizeof(p->netdev), "eth%u", k);
+		p->port = 1;
+		p->forced_tc = p->default_roce_tos = -1;
+		p->dcb = (struct qos_dcb){ .known = true, .pfc_known = true, .pfc_enabled = 1 << 3, .trust_known = true,
+					   .trust = QOS_TRUST_DSCP, .trust_source = QOS_TRUST_FROM_MLNX_QOS };
+		for (unsigned i = 0; i < QOS_PRIOS; i++)
+			p->ecn[i] = QOS_UNKNOWN;
+	}
+}
+
 /* A set of nodes and the hosts they own (cloned from the fixture to be changed). */
 struct world {
 	struct compare_node nodes[NODES_MAX];
+	struct qos_host qos[NODES_MAX];     /* a node's own lossless chain (qos_own), else qos_clean */
 	char names[NODES_MAX][16], files[NODES_MAX][32];
 	struct host hosts[NODES_MAX];
 	bool owns[NODES_MAX];
@@ -144,7 +173,7 @@ static void world_init(struct world *w, size_t n)
 			.boards = boards, .board_count = board_count, .nccl_libs = nccl_libs, .nccl_lib_count = 2,
 			.nccl_libs_known = true, .nccl = nccl_env,
 			.nccl_count = 2, .nccl_known = true, .memlock_kind = COMPARE_MEMLOCK_UNLIMITED, .firewall = "none",
-			.checks_known = true,
+			.checks_known = true, .qos = &qos_clean,
 		};
 	}
 }
@@ -157,11 +186,25 @@ static void world_init_owned(struct world *w, size_t n)
 		own_host(w, i);
 }
 
+/* Node i's own copy of the lossless chain, to be changed. */
+static struct qos_port *qos_own(struct world *w, size_t i)
+{
+	if (!w->qos[i].ports) {
+		w->qos[i].ports = calloc(10, sizeof(*w->qos[i].ports));
+		memcpy(w->qos[i].ports, qos_ports, sizeof(qos_ports));
+		w->qos[i].count = 10;
+		w->nodes[i].qos = &w->qos[i];
+	}
+	return w->qos[i].ports;
+}
+
 static void world_free(struct world *w)
 {
-	for (size_t i = 0; i < w->n; i++)
+	for (size_t i = 0; i < w->n; i++) {
 		if (w->owns[i])
 			host_free(&w->hosts[i]);
+		qos_host_free(&w->qos[i]);
+	}
 	findings_free(&w->out);
 }
 
@@ -667,6 +710,56 @@ static void compare_duplicates_are_between_nodes(void)
 	world_free(&w);
 }
 
+/* One node with PFC on 4 among six on 3: named, with the dcb and mlnx_qos commands for its netdev. */
+static void compare_names_odd_lossless_chain(void)
+{
+	struct world w;
+
+	world_init(&w, 7);
+	for (size_t i = 0; i < 7; i++)
+		w.nodes[i].nccl = nccl_tc106, w.nodes[i].nccl_count = 3;
+	qos_own(&w, 3)[0].dcb.pfc_enabled = 1 << 4;
+	qos_own(&w, 5)[2].dcb.trust = QOS_TRUST_PCP;
+	qos_own(&w, 1)[4].dcb.app_known = true;
+	w.qos[1].ports[4].dcb.dscp_mapped = UINT64_C(1) << 26;
+	w.qos[1].ports[4].dcb.dscp_prio[26] = 5;
+	w.nodes[6].nccl = nccl_env, w.nodes[6].nccl_count = 2;
+	CHECK(run_compare(&w) == 0);
+	CHECK(names_exactly(&w, "compare.pfc", ",b04,"));
+	CHECK(fix_has(&w, "compare.pfc", "on b04 (4): `dcb pfc set dev eth0 prio-pfc 3:on 4:off` (or `mlnx_qos -i eth0 "
+		      "--pfc 0,0,0,1,0,0,0,0`)"));
+	CHECK(message_has(&w, "compare.pfc", "PFC-enabled priority set of mlx5_0/1: 1 of 7 nodes differs from the "
+			  "majority, 3 (6 nodes): 4 on b04"));
+	CHECK(names_exactly(&w, "compare.trust", ",b06,"));
+	CHECK(fix_has(&w, "compare.trust", "on b06 (pcp): `mlnx_qos -i eth2 --trust dscp`"));
+	CHECK(names_exactly(&w, "compare.dscp_map", ",b02,"));
+	CHECK(message_has(&w, "compare.dscp_map", "priority of DSCP 26 (NCCL_IB_TC 106) on mlx5_4/1"));
+	CHECK(fix_has(&w, "compare.dscp_map", "on b02 (5): `dcb app replace dev eth4 dscp-prio 26:3`"));
+	CHECK(names_exactly(&w, "compare.traffic_class", ",b07,"));
+	CHECK(fix_has(&w, "compare.traffic_class", "on b07 (0): `export NCCL_IB_TC=106`"));
+	CHECK(count_id(&w.out, "compare.pfc") == 1 && count_id(&w.out, "compare.trust") == 1);
+	world_free(&w);
+}
+
+/* Two nodes, one each: the tie aligns on the node whose own chain is lossless (NCCL_IB_TC=130 is DSCP 32,
+ * priority 4: b02's PFC on 4 is), though "3" comes first in text order. */
+static void compare_tie_aligns_on_the_lossless_node(void)
+{
+	struct world w;
+
+	world_init(&w, 2);
+	for (size_t i = 0; i < 2; i++) {
+		w.nodes[i].nccl = nccl_tc130, w.nodes[i].nccl_count = 3;
+		qos_own(&w, i);
+	}
+	for (size_t k = 0; k < 10; k++)
+		w.qos[1].ports[k].dcb.pfc_enabled = 1 << 4;
+	CHECK(run_compare(&w) == 0);
+	CHECK(count_id(&w.out, "compare.pfc") == 10);
+	CHECK(fix_has(&w, "compare.pfc", "to align on 4:\non b01 (3): `dcb pfc set dev eth0 prio-pfc 3:off 4:on`"));
+	world_free(&w);
+}
+
 /* README's "## Compare (ids)" table lists exactly compare_ids. */
 static void compare_ids_are_documented(void)
 {
@@ -834,6 +927,7 @@ int main(int argc, char **argv)
 		fixture.netdevs[i].addr_count = 0;
 	}
 	read_boards();
+	qos_ports_init();
 	RUN(compare_clean_set_is_all_ok_with_every_id);
 	RUN(compare_names_odd_software);
 	RUN(compare_names_odd_hcas);
@@ -848,6 +942,8 @@ int main(int argc, char **argv)
 	RUN(compare_unknown_is_never_different);
 	RUN(compare_lists_are_bounded);
 	RUN(compare_duplicates_are_between_nodes);
+	RUN(compare_names_odd_lossless_chain);
+	RUN(compare_tie_aligns_on_the_lossless_node);
 	RUN(compare_ids_are_documented);
 	RUN(compare_ten_thousand_nodes);
 	host_free(&fixture);

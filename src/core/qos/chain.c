@@ -8,7 +8,7 @@
 
 /* NCCL reads NCCL_IB_TC with strtol-like parsing into an int and puts it in the GRH's 8-bit traffic class;
  * anything that is not 0..255 is not a class we can follow. */
-static int parse_class(const char *s)
+int qos_parse_class(const char *s)
 {
 	char *end;
 	long v;
@@ -27,6 +27,24 @@ static unsigned default_dscp_priority(unsigned dscp)
 	return dscp >> 3;
 }
 
+unsigned qos_dscp_lands_on(const struct qos_dcb *dcb, unsigned dscp)
+{
+	unsigned prio;
+
+	return qos_dscp_priority(dcb, dscp, &prio) ? prio : default_dscp_priority(dscp);
+}
+
+void qos_port_input_of(const struct qos_port *p, const char *nccl_tc, const char *nccl_sl, struct qos_port_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->dcb = &p->dcb;
+	in->forced_tc = p->forced_tc;
+	in->nccl_tc = nccl_tc;
+	in->nccl_sl = nccl_sl;
+	in->vlan = p->vlan;
+	memcpy(in->ecn, p->ecn, sizeof(in->ecn));
+}
+
 void qos_chain_follow(const struct qos_port_input *in, struct qos_chain *out)
 {
 	const struct qos_dcb *dcb = in->dcb;
@@ -38,7 +56,7 @@ void qos_chain_follow(const struct qos_port_input *in, struct qos_chain *out)
 		out->tc = in->forced_tc;
 		out->tc_from = "forced";
 	} else if (in->nccl_tc) {
-		out->tc = parse_class(in->nccl_tc);
+		out->tc = qos_parse_class(in->nccl_tc);
 		out->tc_from = "NCCL_IB_TC";
 	} else {
 		out->tc = 0;
@@ -57,7 +75,7 @@ void qos_chain_follow(const struct qos_port_input *in, struct qos_chain *out)
 			out->prio_from = "default dscp map";
 		}
 	} else if (in->vlan) {
-		int sl = in->nccl_sl ? parse_class(in->nccl_sl) : 0;
+		int sl = in->nccl_sl ? qos_parse_class(in->nccl_sl) : 0;
 		if (sl < 0 || sl >= QOS_PRIOS)
 			return;
 		prio = (unsigned)sl;

@@ -29,6 +29,15 @@ struct qos_chain {
 	enum qos_tristate ecn;
 };
 
+/* The chain's input for one port of the model, with the job's NCCL_IB_TC and NCCL_IB_SL (NULL: unset). */
+void qos_port_input_of(const struct qos_port *p, const char *nccl_tc, const char *nccl_sl, struct qos_port_input *in);
+
+/* NCCL_IB_TC as NCCL reads it into the GRH's traffic class: 0..255, -1 when it is not one. */
+int qos_parse_class(const char *s);
+
+/* The priority DSCP d lands on under trust dscp: the APP table's entry, else mlx5's default map (d / 8). */
+unsigned qos_dscp_lands_on(const struct qos_dcb *dcb, unsigned dscp);
+
 /* Follows the chain; never fails: what is not known stays unknown in the result. */
 void qos_chain_follow(const struct qos_port_input *in, struct qos_chain *out);
 

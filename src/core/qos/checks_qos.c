@@ -12,17 +12,6 @@
 #include "core/qos/chain.h"
 #include "core/qos/pause_storm.h"
 
-static void input_of(const struct qos_port *p, const struct qos_job *job, struct qos_port_input *in)
-{
-	memset(in, 0, sizeof(*in));
-	in->dcb = &p->dcb;
-	in->forced_tc = p->forced_tc;
-	in->nccl_tc = job->tc;
-	in->nccl_sl = job->sl;
-	in->vlan = p->vlan;
-	memcpy(in->ecn, p->ecn, sizeof(in->ecn));
-}
-
 static void subject_of(const struct qos_port *p, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/%u", p->device, p->port);
@@ -67,7 +56,7 @@ static void lossless(const struct qos_port *p, const struct qos_job *job, struct
 									: strerror(-p->dcb.error));
 		return;
 	}
-	input_of(p, job, &in);
+	qos_port_input_of(p, job->tc, job->sl, &in);
 	qos_chain_follow(&in, &c);
 	qos_chain_describe(&in, &c, chain, sizeof(chain));
 	if (c.tc < 0) {
