@@ -16,6 +16,7 @@
 #include "core/log/log_line.h"
 #include "core/log/log_ranks.h"
 #include "core/log/log_scan.h"
+#include "core/log/paste_scan.h"
 #include "core/system_input.h"
 #include "output/explain_text.h"
 #include "output/render.h"
@@ -291,7 +292,7 @@ static int explain_usage(const struct app *app, const struct explain_args *args)
 int cmd_explain(struct app *app, int argc, char **argv)
 {
 	struct explain_args args = { 0 };
-	struct findings host = { 0 };
+	struct findings host = { 0 }, pasted = { 0 };
 	struct notes warnings = { 0 };
 	struct log_ranks ranks;
 	struct log_scan scan;
@@ -338,18 +339,28 @@ int cmd_explain(struct app *app, int argc, char **argv)
 	}
 	log_scan_finish(&scan);
 	worst = log_scan_worst(&scan);
+	/* the QoS settings pasted among the lines, judged by check's own lossless rules */
+	if (paste_scan_judge(scan.pastes, &pasted) < 0) {
+		fprintf(stderr, "roce-doctor: explain: %s\n", strerror(ENOMEM));
+		log_ranks_free(&ranks);
+		log_scan_free(&scan);
+		return EXIT_CANNOT_RUN;
+	}
+	if (findings_worst(&pasted) > worst)
+		worst = findings_worst(&pasted);
 	if (args.with_check) {
 		code = host_check(app, &host, &warnings);
 		if (code != EXIT_OK) {
 			log_ranks_free(&ranks);
 			log_scan_free(&scan);
 			notes_free(&warnings);
+			findings_free(&pasted);
 			return code;
 		}
 		if (findings_worst(&host) > worst)
 			worst = findings_worst(&host);
 	}
-	doc = explain_report_doc(&scan, name_clean, compression, args.with_check ? &host : NULL);
+	doc = explain_report_doc(&scan, name_clean, compression, args.with_check ? &host : NULL, &pasted);
 	if (!doc) {
 		fprintf(stderr, "roce-doctor: cannot build the report: %s\n", strerror(ENOMEM));
 		code = EXIT_CANNOT_RUN;
@@ -358,6 +369,7 @@ int cmd_explain(struct app *app, int argc, char **argv)
 		json_decref(doc);
 	}
 	findings_free(&host);
+	findings_free(&pasted);
 	notes_free(&warnings);
 	log_ranks_free(&ranks);
 	log_scan_free(&scan);
