@@ -610,6 +610,26 @@ static void json_feed(struct paste_scan *ps, const char *s, size_t len)
 	}
 }
 
+/* Whether a line can be inside a document dcb -j or -jp prints: a member, a value, a bracket. */
+static bool json_continues(const char *s)
+{
+	return *s == '"' || *s == '{' || *s == '}' || *s == '[' || *s == ']' || *s == ',' || *s == '-' ||
+	       isdigit((unsigned char)*s) || !strncmp(s, "true", 4) || !strncmp(s, "false", 5) || !strncmp(s, "null", 4);
+}
+
+/* The document being gathered will not close: said when it was dcb's. */
+static void json_cut(struct paste_scan *ps)
+{
+	ps->json[ps->json_len] = '\0';
+	if (looks_dcb_json(ps->json)) {
+		note(ps, "the dcb -j output at line %lu is cut short (it ends before its braces close): its settings "
+		     "are not used", ps->json_line);
+		ps->ports[ps->current].json_bad = true;
+	}
+	free(ps->json);
+	ps->json = NULL;
+}
+
 static bool json_start(struct paste_scan *ps, const char *s, size_t len, unsigned long number)
 {
 	if (*s != '{')
@@ -636,10 +656,12 @@ bool paste_scan_line(struct paste_scan *ps, const char *line, size_t len, unsign
 
 	/* A document being gathered is offered to the log's patterns too: a '{' in a log that is no dcb -j
 	 * output must not hide the lines after it. */
-	if (ps->json) {
+	if (ps->json && json_continues(s)) {
 		json_feed(ps, line, len);
 		return false;
 	}
+	if (ps->json)
+		json_cut(ps);   /* a line no JSON document has: the one gathered ended before its braces closed */
 	ps->stat_port = -1;
 	if (*s == '`')   /* a command quoted in markdown: `ethtool -S eth2 | grep prio` */
 		s = skip_space(s + 1);
@@ -717,16 +739,8 @@ bool paste_scan_line(struct paste_scan *ps, const char *line, size_t len, unsign
 
 void paste_scan_end_file(struct paste_scan *ps)
 {
-	if (ps->json) {
-		ps->json[ps->json_len] = '\0';
-		if (looks_dcb_json(ps->json)) {
-			note(ps, "the dcb -j output at line %lu is cut short (the file ends inside it): its settings are "
-			     "not used", ps->json_line);
-			ps->ports[ps->current].json_bad = true;
-		}
-		free(ps->json);
-		ps->json = NULL;
-	}
+	if (ps->json)
+		json_cut(ps);
 	for (size_t i = 0; i < ps->port_count; i++) {
 		struct paste_port *p = &ps->ports[i];
 		if (p->mlnx.any && !(p->mlnx.dcb.trust_known && p->mlnx.dcb.pfc_known) && p->mlnx_line)
@@ -801,8 +815,12 @@ int paste_scan_model(const struct paste_scan *ps, struct qos_host *q, const char
 				cut = true;
 		}
 		dcb_settings_finish(&out->dcb);
-		if (!out->dcb.known)
-			out->dcb.error = cut || p->json_bad ? -EBADMSG : -ENOENT;
+		if (cut || p->json_bad) {
+			/* a paste of this port was cut short: what it lacks may be what decides, so nothing is judged */
+			memset(&out->dcb, 0, sizeof(out->dcb));
+			out->dcb.error = -EBADMSG;
+		} else if (!out->dcb.known)
+			out->dcb.error = -ENOENT;
 		for (unsigned prio = 0; prio < QOS_PRIOS; prio++)
 			ecn = ecn || p->ecn[prio] != QOS_UNKNOWN;
 		if (!out->dcb.known && out->dcb.error != -EBADMSG && p->forced_tc < 0 && p->default_roce_tos < 0 && !ecn)
