@@ -223,8 +223,8 @@ static void counter(struct paste_scan *ps, int port, const char *name, size_t le
 	char dir;
 
 	paste_counter_add(&ps->counters, port, name, len, v, number);
-	if (len == 14 && sscanf(name, "%cx_prio%1u_paus", &dir, &prio) == 2 && strncmp(name + 9, "_pause", 5) == 0 &&
-	    prio < QOS_PRIOS && (dir == 'r' || dir == 't')) {
+	if (len == 14 && sscanf(name, "%cx_prio%1u", &dir, &prio) == 2 && strncmp(name + 8, "_pause", 6) == 0 &&
+	    prio < QOS_PRIOS && (dir == 'r' || dir == 't') && name[1] == 'x') {
 		if (dir == 't')
 			ps->ports[port].dcb.pfc_requests[prio] = v;
 		else
