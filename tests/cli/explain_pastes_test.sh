@@ -143,6 +143,10 @@ result "dcb pfc -s, ets and buffer of one port: three blocks of eni1np1, the mis
 expect "ethtool -S | grep prio from byteps#179: the traffic rides priority 0" 0 'traffic on enp178s0f0: priority 0$' \
 	-- explain "$pastes/ethtool-S-grep-prio-byteps179.txt"
 
+printf '{"pfc_cap":8,"prio_pfc":[false,false,false,true,false,false,false,false]}\n' > "$scratch/p.txt"
+expect "a dcb -j document alone: read, and not taken for a log with nothing in it" 0 'dcb -j line 1' -- explain "$scratch/p.txt"
+! grep -q 'log\.too_little' "$out"; result "... no log.too_little" $?
+
 # counters: their meaning, and how much they moved between two pastes
 sed 's/out_of_sequence 0/out_of_sequence 1811/; s/np_cnp_sent 0/np_cnp_sent 52/' "$pastes/rdma-statistic-mlx5_2.txt" > "$scratch/c.txt"
 expect "rdma statistic: out_of_sequence means packets lost on the path" 0 \
