@@ -77,6 +77,43 @@ static json_t *traffic_json(const struct paste_scan *ps)
 	return list;
 }
 
+/* What was read of each pasted port, as the rules see it: null where the pastes did not say. */
+static json_t *ports_json(const struct paste_scan *ps)
+{
+	json_t *list = json_array();
+	struct qos_host q;
+	const char *tc, *sl;
+
+	if (paste_scan_model(ps, &q, &tc, &sl) < 0)
+		return list;
+	for (size_t i = 0; i < q.count; i++) {
+		const struct qos_port *p = &q.ports[i];
+		json_t *pfc = json_null(), *ecn = json_array();
+
+		if (p->dcb.pfc_known) {
+			pfc = json_array();
+			for (unsigned prio = 0; prio < QOS_PRIOS; prio++)
+				if (p->dcb.pfc_enabled >> prio & 1)
+					json_array_append_new(pfc, json_integer(prio));
+		}
+		for (unsigned prio = 0; prio < QOS_PRIOS; prio++)
+			if (p->ecn[prio] == QOS_ON)
+				json_array_append_new(ecn, json_integer(prio));
+		/* the model's placeholders for a port no paste named ("<device>", "<netdev>") are null here */
+		json_array_append_new(list, json_pack("{s:o, s:i, s:o, s:b, s:o, s:o, s:o, s:o, s:o}", "device",
+						      name_or_null(p->device[0] == '<' ? NULL : p->device), "port",
+						      (int)p->port, "netdev",
+						      name_or_null(p->netdev[0] == '<' ? NULL : p->netdev), "read",
+						      p->dcb.known, "trust", p->dcb.trust_known ?
+						      json_string(qos_trust_name(p->dcb.trust)) : json_null(),
+						      "pfc", pfc, "ecn", ecn, "forced_tc", p->forced_tc >= 0 ?
+						      json_integer(p->forced_tc) : json_null(), "default_roce_tos",
+						      p->default_roce_tos >= 0 ? json_integer(p->default_roce_tos) : json_null()));
+	}
+	qos_host_free(&q);
+	return list;
+}
+
 json_t *explain_pastes_json(const struct paste_scan *ps, const struct findings *findings)
 {
 	json_t *doc, *list, *counters, *notes;
@@ -98,8 +135,9 @@ json_t *explain_pastes_json(const struct paste_scan *ps, const struct findings *
 	for (size_t i = 0; i < missing.count; i++)
 		json_array_append_new(notes, json_string(missing.items[i]));
 	notes_free(&missing);
-	doc = json_pack("{s:I, s:o, s:I, s:o, s:o, s:o, s:I, s:I, s:o, s:o}", "lines", (json_int_t)ps->lines,
-			"blocks", blocks_json(ps), "blocks_more", (json_int_t)ps->blocks_more, "nccl_ib_tc",
+	doc = json_pack("{s:I, s:o, s:I, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o}", "lines", (json_int_t)ps->lines,
+			"blocks", blocks_json(ps), "blocks_more", (json_int_t)ps->blocks_more, "ports", ports_json(ps),
+			"nccl_ib_tc",
 			name_or_null(ps->nccl_tc), "findings", list, "counters", counters, "counters_read",
 			(json_int_t)ps->counters.count, "counters_dropped", (json_int_t)ps->counters.dropped,
 			"traffic", traffic_json(ps), "notes", notes);

@@ -142,6 +142,26 @@ static void print_pastes(FILE *out, const json_t *pastes)
 	if (num(pastes, "blocks_more"))
 		fprintf(out, " (and %lld more)", num(pastes, "blocks_more"));
 	fputc('\n', out);
+	json_array_foreach(json_object_get(pastes, "ports"), i, v) {
+		fprintf(out, "  read for ");
+		print_port(out, v);
+		if (json_is_string(json_object_get(v, "trust")))
+			fprintf(out, ": trust %s", str(v, "trust"));
+		if (json_is_array(json_object_get(v, "pfc")))
+			print_list(out, json_array_size(json_object_get(v, "pfc")) ? ", PFC on " : ", PFC off",
+				   json_object_get(v, "pfc"), ",");
+		if (json_array_size(json_object_get(v, "ecn")))
+			print_list(out, ", ECN on ", json_object_get(v, "ecn"), ",");
+		if (json_is_integer(json_object_get(v, "forced_tc")))
+			fprintf(out, ", traffic class %lld forced", num(v, "forced_tc"));
+		if (json_is_integer(json_object_get(v, "default_roce_tos")))
+			fprintf(out, ", rdma_cm's default_roce_tos %lld (rdma_cm users; NCCL sends NCCL_IB_TC)",
+				num(v, "default_roce_tos"));
+		if (!json_is_true(json_object_get(v, "read")))
+			fprintf(out, "%s", json_is_integer(json_object_get(v, "forced_tc")) ||
+					   json_is_integer(json_object_get(v, "default_roce_tos")) ? "" : ": not read");
+		fputc('\n', out);
+	}
 	if (json_is_string(json_object_get(pastes, "nccl_ib_tc")))
 		fprintf(out, "  NCCL_IB_TC=%s, as the log states it\n", str(pastes, "nccl_ib_tc"));
 	json_array_foreach(json_object_get(pastes, "findings"), i, v) {

@@ -170,7 +170,8 @@ expect "a forced traffic class pasted: the chain follows it, and NCCL_IB_TC is s
 	'info +qos\.tc_forced +mlx5_0/1: mlx5_0 forces traffic class 96' -- explain "$scratch/p.txt"
 printf '# cma_roce_tos -d mlx5_0 -p 1\n106\n' > "$scratch/p.txt"
 run --json explain "$scratch/p.txt"
-python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["pastes"]; assert p["blocks"][0]["kind"]=="sysfs" and p["blocks"][0]["device"]=="mlx5_0", p' "$out"
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["pastes"]; assert p["blocks"][0]["kind"]=="sysfs" and p["blocks"][0]["device"]=="mlx5_0", p
+assert p["ports"] == [{"device": "mlx5_0", "port": 1, "netdev": None, "read": False, "trust": None, "pfc": None, "ecn": [], "forced_tc": None, "default_roce_tos": 106}], p["ports"]' "$out"
 result "cma_roce_tos's value: read as mlx5_0/1's default_roce_tos" $?
 
 # pastes cut short: said, not judged, no crash
