@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/qos_dcb_text.h"
 
 struct reader {
 	struct qos_dcb dcb;
