@@ -16,6 +16,7 @@
 #include "core/log/log_line.h"
 #include "core/log/log_ranks.h"
 #include "core/log/log_scan.h"
+#include "core/log/paste_scan.h"
 #include "core/system_input.h"
 #include "output/explain_text.h"
 #include "output/render.h"
@@ -70,7 +71,10 @@ static const struct argp explain_argp = {
 	"(NCCL's host:pid prefix, torchrun's [rank3]: or [default3]:, mpirun's [1,3]<stderr>:, srun's 3: and "
 	"pdsh's node-a: labels, else the file name's number), also in one interleaved output, and the text "
 	"begins with the job's first failure: its host, rank, file, line and time, the peer and HCA its line "
-	"names, and its cause; each problem lists the ranks that showed it.\v"
+	"names, and its cause; each problem lists the ranks that showed it. Outputs pasted in the input (mlnx_qos -i, "
+	"dcb show as text or -j, ethtool -S, rdma statistic, cma_roce_tos, sysfs values) are read as that host's QoS "
+	"settings and counters: check's qos.* rules judge them with the log's NCCL_IB_TC, and counters that moved "
+	"get their meaning.\v"
 	"Exit status: 0 when nothing is worse than info, 1 when the worst is warn, 2 when the worst is fail (with "
 	"--with-check, of the log and this host's check together), 3 when the log cannot be read (corrupt or cut "
 	"short too), is binary or is empty, 64 for usage errors.",
@@ -291,7 +295,7 @@ static int explain_usage(const struct app *app, const struct explain_args *args)
 int cmd_explain(struct app *app, int argc, char **argv)
 {
 	struct explain_args args = { 0 };
-	struct findings host = { 0 };
+	struct findings host = { 0 }, pasted = { 0 };
 	struct notes warnings = { 0 };
 	struct log_ranks ranks;
 	struct log_scan scan;
@@ -338,18 +342,28 @@ int cmd_explain(struct app *app, int argc, char **argv)
 	}
 	log_scan_finish(&scan);
 	worst = log_scan_worst(&scan);
+	/* the QoS settings pasted among the lines, judged by check's own lossless rules */
+	if (paste_scan_judge(scan.pastes, &pasted) < 0) {
+		fprintf(stderr, "roce-doctor: explain: %s\n", strerror(ENOMEM));
+		log_ranks_free(&ranks);
+		log_scan_free(&scan);
+		return EXIT_CANNOT_RUN;
+	}
+	if (findings_worst(&pasted) > worst)
+		worst = findings_worst(&pasted);
 	if (args.with_check) {
 		code = host_check(app, &host, &warnings);
 		if (code != EXIT_OK) {
 			log_ranks_free(&ranks);
 			log_scan_free(&scan);
 			notes_free(&warnings);
+			findings_free(&pasted);
 			return code;
 		}
 		if (findings_worst(&host) > worst)
 			worst = findings_worst(&host);
 	}
-	doc = explain_report_doc(&scan, name_clean, compression, args.with_check ? &host : NULL);
+	doc = explain_report_doc(&scan, name_clean, compression, args.with_check ? &host : NULL, &pasted);
 	if (!doc) {
 		fprintf(stderr, "roce-doctor: cannot build the report: %s\n", strerror(ENOMEM));
 		code = EXIT_CANNOT_RUN;
@@ -358,6 +372,7 @@ int cmd_explain(struct app *app, int argc, char **argv)
 		json_decref(doc);
 	}
 	findings_free(&host);
+	findings_free(&pasted);
 	notes_free(&warnings);
 	log_ranks_free(&ranks);
 	log_scan_free(&scan);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/check_report.h"
+#include "cmd/explain_pastes.h"
 #include "core/log/log_causes.h"
 #include "core/log/log_ranks.h"
 #include "output/render.h"
@@ -107,8 +108,9 @@ static json_t *hit_json(const struct log_hit *hit, const struct findings *host, 
 }
 
 json_t *explain_report_doc(const struct log_scan *scan, const char *input, const char *compression,
-			   const struct findings *host)
+			   const struct findings *host, const struct findings *pasted)
 {
+	enum severity worst = log_scan_worst(scan);
 	json_t *doc = doc_new("explain"), *facts = json_array(), *problems = json_array(), *summary;
 	size_t counts[4] = { 0 };
 
@@ -135,7 +137,9 @@ json_t *explain_report_doc(const struct log_scan *scan, const char *input, const
 		goto fail;
 	json_object_set_new(doc, "input", json_string(input));
 	json_object_set_new(doc, "compression", json_str_or_null(compression));
-	json_object_set_new(doc, "verdict", json_string(severity_name(log_scan_worst(scan))));
+	if (pasted && findings_worst(pasted) > worst)
+		worst = findings_worst(pasted);
+	json_object_set_new(doc, "verdict", json_string(severity_name(worst)));
 	json_object_set_new(doc, "with_check", json_boolean(host != NULL));
 	json_object_set_new(doc, "counts", severity_counts_json(counts));
 	json_object_set_new(doc, "summary", summary);
@@ -144,6 +148,7 @@ json_t *explain_report_doc(const struct log_scan *scan, const char *input, const
 	json_object_set_new(doc, "first_failure", first_failure_json(scan->ranks));
 	json_object_set_new(doc, "ranks", ranks_json(scan->ranks));
 	json_object_set_new(doc, "ranks_cut_lines", json_integer(scan->ranks ? (json_int_t)scan->ranks->cut_lines : 0));
+	json_object_set_new(doc, "pastes", explain_pastes_json(scan->pastes, pasted));
 	return doc;
 fail:
 	json_decref(facts);

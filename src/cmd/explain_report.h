@@ -10,9 +10,10 @@
 #include "core/log/log_scan.h"
 
 /* compression: "gzip", "xz", "zstd" or NULL (plain text). host: check's findings on this host, or NULL when
- * --with-check was not asked. NULL when out of memory. */
+ * --with-check was not asked. pasted: check's lossless findings on the settings pasted among the lines
+ * (paste_scan_judge). NULL when out of memory. */
 json_t *explain_report_doc(const struct log_scan *scan, const char *input, const char *compression,
-			   const struct findings *host);
+			   const struct findings *host, const struct findings *pasted);
 
 /* The pattern table as a document (explain --list): every row's id, severity, needle, regex, source,
  * check ids and fact. */

@@ -112,6 +112,87 @@ static void print_problem(FILE *out, const json_t *p, bool job)
 	}
 }
 
+/* "eth2 (mlx5_0/1)", or what of it is known */
+static void print_port(FILE *out, const json_t *v)
+{
+	const char *net = str(v, "netdev"), *dev = str(v, "device");
+
+	if (*net && *dev)
+		fprintf(out, "%s (%s/%lld)", net, dev, num(v, "port"));
+	else if (*net || *dev)
+		fprintf(out, "%s", *net ? net : dev);
+	else
+		fprintf(out, "the port no command line named");
+}
+
+/* The QoS settings and counters pasted among the lines: what was read, check's lossless findings on it, the
+ * counters that moved with their meaning. */
+static void print_pastes(FILE *out, const json_t *pastes)
+{
+	size_t i, k;
+	json_t *v, *line;
+
+	if (!json_is_object(pastes))
+		return;
+	fprintf(out, "pasted (%lld lines):", num(pastes, "lines"));
+	json_array_foreach(json_object_get(pastes, "blocks"), i, v) {
+		fprintf(out, "%s %s line %lld for ", i ? "," : "", str(v, "kind"), num(v, "line"));
+		print_port(out, v);
+	}
+	if (num(pastes, "blocks_more"))
+		fprintf(out, " (and %lld more)", num(pastes, "blocks_more"));
+	fputc('\n', out);
+	json_array_foreach(json_object_get(pastes, "ports"), i, v) {
+		fprintf(out, "  read for ");
+		print_port(out, v);
+		if (json_is_string(json_object_get(v, "trust")))
+			fprintf(out, ": trust %s", str(v, "trust"));
+		if (json_is_array(json_object_get(v, "pfc")))
+			print_list(out, json_array_size(json_object_get(v, "pfc")) ? ", PFC on " : ", PFC off",
+				   json_object_get(v, "pfc"), ",");
+		if (json_array_size(json_object_get(v, "ecn")))
+			print_list(out, ", ECN on ", json_object_get(v, "ecn"), ",");
+		if (json_is_integer(json_object_get(v, "forced_tc")))
+			fprintf(out, ", traffic class %lld forced", num(v, "forced_tc"));
+		if (json_is_integer(json_object_get(v, "default_roce_tos")))
+			fprintf(out, ", rdma_cm's default_roce_tos %lld (rdma_cm users; NCCL sends NCCL_IB_TC)",
+				num(v, "default_roce_tos"));
+		if (!json_is_true(json_object_get(v, "read")))
+			fprintf(out, "%s", json_is_integer(json_object_get(v, "forced_tc")) ||
+					   json_is_integer(json_object_get(v, "default_roce_tos")) ? "" : ": not read");
+		fputc('\n', out);
+	}
+	if (json_is_string(json_object_get(pastes, "nccl_ib_tc")))
+		fprintf(out, "  NCCL_IB_TC=%s, as the log states it\n", str(pastes, "nccl_ib_tc"));
+	json_array_foreach(json_object_get(pastes, "findings"), i, v) {
+		fprintf(out, "  %-5s %s  %s: %s\n", str(v, "severity"), str(v, "id"), str(v, "subject"), str(v, "message"));
+		json_array_foreach(json_object_get(v, "fix_lines"), k, line)
+			fprintf(out, "        %s %s\n", k ? "    " : "fix:", json_string_value(line));
+	}
+	json_array_foreach(json_object_get(pastes, "counters"), i, v) {
+		fprintf(out, "  counter %s %lld", str(v, "name"), num(v, "value"));
+		if (num(v, "seen") > 1)
+			fprintf(out, " (was %lld: moved %lld)", num(v, "first"), num(v, "value") - num(v, "first"));
+		fprintf(out, " on ");
+		print_port(out, v);
+		fprintf(out, ": %s: %s", str(v, "title"), str(v, "meaning"));
+		if (json_is_string(json_object_get(v, "check")))
+			fprintf(out, " (check %s)", str(v, "check"));
+		fputc('\n', out);
+	}
+	json_array_foreach(json_object_get(pastes, "traffic"), i, v) {
+		fprintf(out, "  traffic on ");
+		print_port(out, v);
+		if (json_array_size(json_object_get(v, "priorities")))
+			print_list(out, ": priority ", json_object_get(v, "priorities"), ", ");
+		else
+			fprintf(out, ": no per-priority packet counter moved");
+		fputc('\n', out);
+	}
+	json_array_foreach(json_object_get(pastes, "notes"), i, v)
+		fprintf(out, "  note: %s\n", json_string_value(v));
+}
+
 void explain_text_print(FILE *out, const json_t *doc)
 {
 	const json_t *facts = json_object_get(doc, "facts"), *problems = json_object_get(doc, "findings");
@@ -145,6 +226,7 @@ void explain_text_print(FILE *out, const json_t *doc)
 		json_array_foreach(problems, i, v)
 			print_problem(out, v, json_array_size(json_object_get(doc, "ranks")) > 1);
 	}
+	print_pastes(out, json_object_get(doc, "pastes"));
 	fprintf(out, "%lld of %lld lines recognised", num(s, "recognised"), num(s, "lines") - num(s, "blank"));
 	if (num(s, "blank"))
 		fprintf(out, " (%lld blank not counted)", num(s, "blank"));

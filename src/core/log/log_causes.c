@@ -11,6 +11,7 @@
 
 #include "core/log/log_ranks.h"
 #include "core/log/log_scan.h"
+#include "core/log/paste_scan.h"
 
 #define RERUN_ENV "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,ENV"
 #define RANKS_MAX 4096   /* ranks told apart by the init rule; a larger job's higher ranks are not listed */
@@ -318,8 +319,8 @@ static bool link_local_gid(const struct log_scan *scan, struct log_hit *hit)
 
 static bool too_little(const struct log_scan *scan, struct log_hit *hit)
 {
-	if (scan->hit_count || scan->recognised || scan->lines == scan->blank)
-		return false;
+	if (scan->hit_count || scan->recognised || scan->lines == scan->blank || paste_scan_any(scan->pastes))
+		return false;   /* pasted settings or counters (a dcb -j document alone) are something to read */
 	hit->pattern = &log_cause_patterns[CAUSE_TOO_LITTLE];
 	text(hit->quote, sizeof(hit->quote), "%lu lines, none of them NCCL's, PyTorch's, perftest's or roce-doctor's",
 	     scan->lines - scan->blank);

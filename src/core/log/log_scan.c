@@ -11,6 +11,7 @@
 #include "core/log/log_causes.h"
 #include "core/log/log_line.h"
 #include "core/log/log_ranks.h"
+#include "core/log/paste_scan.h"
 
 #define GROUPS 5   /* the whole match and {1}..{4} */
 
@@ -22,7 +23,8 @@ int log_scan_init(struct log_scan *scan)
 	scan->hits = calloc(log_pattern_count + log_cause_count, sizeof(*scan->hits));
 	scan->until = calloc(log_pattern_count, sizeof(*scan->until));
 	scan->has_until = calloc(log_pattern_count, sizeof(*scan->has_until));
-	if (!scan->compiled || !scan->has_regex || !scan->hits || !scan->until || !scan->has_until) {
+	if (!scan->compiled || !scan->has_regex || !scan->hits || !scan->until || !scan->has_until ||
+	    paste_scan_init(&scan->pastes) < 0) {
 		log_scan_free(scan);
 		return -ENOMEM;
 	}
@@ -58,6 +60,8 @@ void log_scan_free(struct log_scan *scan)
 	free(scan->hits);
 	free(scan->until);
 	free(scan->has_until);
+	paste_scan_free(scan->pastes);
+	scan->pastes = NULL;
 	scan->compiled = NULL;
 	scan->has_regex = NULL;
 	scan->hits = NULL;
@@ -260,11 +264,17 @@ static void end_line(struct log_scan *scan)
 	else {
 		struct log_origin origin;
 
-		at = log_line_origin(line, len, scan->ranks ? &origin : NULL);
-		if (scan->ranks)
-			log_ranks_line(scan->ranks, &origin, scan->lines);
-		if (match_line(scan, line + at, len - at))
+		/* A line of a pasted command's output (mlnx_qos, dcb, ethtool -S...) is the paste's, whole: its
+		 * "prio:3" or "rx_prio3_pause: 0" is no pdsh label, and no log pattern is about it. */
+		if (paste_scan_line(scan->pastes, line, len, scan->lines - scan->line_base)) {
 			scan->recognised++;
+		} else {
+			at = log_line_origin(line, len, scan->ranks ? &origin : NULL);
+			if (scan->ranks)
+				log_ranks_line(scan->ranks, &origin, scan->lines);
+			if (match_line(scan, line + at, len - at))
+				scan->recognised++;
+		}
 	}
 	scan->len = 0;
 	scan->pending = false;
@@ -294,6 +304,7 @@ void log_scan_end_file(struct log_scan *scan)
 {
 	if (scan->pending)
 		end_line(scan);
+	paste_scan_end_file(scan->pastes);
 	if (scan->suspect) {
 		scan->suspect = false;
 		count_problem(scan, scan->suspect_hit.pattern, &scan->suspect_hit, scan->suspect_line, NULL, 0, NULL);

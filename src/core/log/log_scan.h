@@ -18,6 +18,7 @@
 #define LOG_HIT_RANKS 16        /* ranks kept per finding (indexes into the scan's ranks); more are counted */
 
 struct log_ranks;
+struct paste_scan;
 
 struct log_fact {
 	const char *name;             /* the pattern's fact name */
@@ -62,6 +63,7 @@ struct log_scan {
 	unsigned long suspect_line;
 	unsigned long line_base;      /* lines of the files before this one: line numbers count within a file */
 	struct log_ranks *ranks;      /* NULL, or where each line's rank is kept (a job's logs: log_ranks.h) */
+	struct paste_scan *pastes;    /* the QoS settings and counters pasted among the lines (paste_scan.h) */
 };
 
 /* Compiles the table. 0, -ENOMEM, or -EINVAL when a row's regex does not compile (a bug the unit test finds). */
