@@ -245,13 +245,13 @@ const struct log_nccl_result log_nccl_results[] = {
 	{ 5, "ncclInvalidUsage", "2.0", "invalid usage", "invalid usage" RUN_WARN,
 	  "ncclInvalidUsage: This usually reflects invalid usage of NCCL library.",
 	  "the application used NCCL wrongly (two ranks on one GPU, a wrong rank count)" },
-	{ 6, "ncclRemoteError", "2.13.4-1", "remote process exited or there was a network error",
+	{ 6, "ncclRemoteError", "v2.13.4-1", "remote process exited or there was a network error",
 	  "remote process exited or there was a network error",
 	  "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.",
 	  "a network error or a remote rank that exited: the first failure in any rank's log is the cause" },
-	{ 7, "ncclInProgress", "2.14.3-1", "NCCL operation in progress", "NCCL operation in progress", NULL,
+	{ 7, "ncclInProgress", "v2.14.3-1", "NCCL operation in progress", "NCCL operation in progress", NULL,
 	  "a non-blocking operation has not finished" },
-	{ 8, "ncclTimeout", "2.30.3-1", NULL, "timeout", NULL, "an NCCL operation timed out" },
+	{ 8, "ncclTimeout", "v2.30.3-1", NULL, "timeout", NULL, "an NCCL operation timed out" },
 };
 const size_t log_nccl_result_count = sizeof(log_nccl_results) / sizeof(log_nccl_results[0]);
 
