@@ -441,7 +441,8 @@ const struct log_pattern log_patterns[] = {
 	  "there is no RDMA device named {1} on this host", "rdma.devices",
 	  "roce-doctor devices --brief    # the devices that exist: ib_write_bw -d DEV", NULL, NULL, NULL },
 	{ "log.perftest.no_devices", SEVERITY_FAIL, "No IB devices found", NULL,
-	  "perftest perftest_resources.c ctx_find_dev, 4.x",
+	  "perftest perftest_resources.c ctx_find_dev, 4.x; the same words from rdma-core's ibv_devinfo and "
+	  "ibv_*_pingpong",
 	  "libibverbs lists no RDMA device: no driver, no provider library, or no /dev/infiniband in a container",
 	  "rdma.devices,rdma.uverbs,kernel.modules,verbs.provider", "roce-doctor check --only rdma,kernel,verbs", NULL,
 	  NULL, NULL },
