@@ -56,7 +56,8 @@ static void log_decode_fits_its_buffer(void)
 /* A row's {KIND:N}: the group decoded; a group that did not match gives nothing, not a crash */
 static void log_scan_fills_decoded_groups(void)
 {
-	static const char line[] = "h:1:2 [0] NCCL WARN NET/IB : Got completion with error 5, opcode 0, len 0, vendor err 244\n";
+	static const char line[] = "h:1:2 [0] NCCL WARN NET/IB : Got completion with error 5, opcode 0, len 0, "
+				   "vendor err 244\n";
 	static const char ucx[] = "[1.2] [h:1:0] ib_mlx5_log.c:177 UCX ERROR Remote access error on mlx5_0:1/RoCE "
 				  "(synd 0x13 vend 0x88 hw_synd 0/0)\n";
 	struct log_scan scan;
@@ -67,8 +68,8 @@ static void log_scan_fills_decoded_groups(void)
 	log_scan_free(&scan);
 	CHECK(log_scan_buffer(&scan, ucx, sizeof(ucx) - 1) == 0 && scan.hit_count == 1);
 	CHECK(strcmp(scan.hits[0].pattern->id, "log.ucx.completion_error") == 0);
-	CHECK(strstr(scan.hits[0].message, "CQE syndrome 0x13, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR (UCX: \"Remote access "
-		     "error\"; libibverbs status 10, IBV_WC_REM_ACCESS_ERR)") != NULL);
+	CHECK(strstr(scan.hits[0].message, "CQE syndrome 0x13, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR (UCX: \"Remote "
+		     "access error\"; libibverbs status 10, IBV_WC_REM_ACCESS_ERR)") != NULL);
 	log_scan_free(&scan);
 }
 

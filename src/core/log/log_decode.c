@@ -267,53 +267,82 @@ static long number(const char *value)
 	return *end || n < 0 ? -1 : n;
 }
 
+static int decode_wc(char *out, size_t size, long n, const char *value)
+{
+	for (size_t i = 0; i < log_wc_status_count; i++) {
+		const struct log_wc_status *s = &log_wc_statuses[i];
+
+		if (s->value == n || strcmp(s->name, value) == 0)
+			return snprintf(out, size, "%d, %s (\"%s\")%s%s", s->value, s->name, s->text,
+					s->meaning ? ": " : "", s->meaning ? s->meaning : "");
+	}
+	return 0;
+}
+
+static int decode_synd(char *out, size_t size, long n, const char *value)
+{
+	(void)value;
+	for (size_t i = 0; i < log_mlx5_syndrome_count; i++) {
+		const struct log_mlx5_syndrome *s = &log_mlx5_syndromes[i];
+
+		if (s->value == n)
+			return snprintf(out, size, "0x%x, %s (UCX: \"%s\"; libibverbs status %d, %s)", s->value, s->name,
+					s->ucx_text, s->wc_status, log_wc_statuses[s->wc_status].name);
+	}
+	return 0;
+}
+
+static int decode_vend(char *out, size_t size, long n, const char *value)
+{
+	(void)value;
+	for (size_t i = 0; i < log_mlx5_vendor_count; i++)
+		if (log_mlx5_vendors[i].value == n)
+			return snprintf(out, size, "0x%x, %s: %s", (unsigned)n, log_mlx5_vendors[i].name,
+					log_mlx5_vendors[i].text);
+	return n >= 0 ? snprintf(out, size, "0x%lx, an mlx5 firmware syndrome no public source names", n) : 0;
+}
+
+static int decode_errno(char *out, size_t size, long n, const char *value)
+{
+	for (size_t i = 0; i < log_errno_count; i++)
+		if (log_errnos[i].value == n || strcmp(log_errnos[i].name, value) == 0)
+			return snprintf(out, size, "%d, %s (\"%s\")", log_errnos[i].value, log_errnos[i].name,
+					log_errnos[i].text);
+	return 0;
+}
+
+static int decode_nccl(char *out, size_t size, long n, const char *value)
+{
+	for (size_t i = 0; i < log_nccl_result_count; i++) {
+		const struct log_nccl_result *r = &log_nccl_results[i];
+
+		/* PyTorch quotes ncclGetErrorString(): a release's string names the code too */
+		if (r->value == n || strcmp(r->name, value) == 0 || strcmp(r->text, value) == 0 ||
+		    (r->text_old && strcmp(r->text_old, value) == 0))
+			return snprintf(out, size, "%d, %s%s%s", r->value, r->name, r->meaning ? ": " : "",
+					r->meaning ? r->meaning : "");
+	}
+	return 0;
+}
+
 size_t log_decode(char *out, size_t size, const char *kind, const char *value)
 {
+	static const struct {
+		const char *kind;
+		int (*decode)(char *, size_t, long, const char *);
+	} kinds[] = {
+		{ "wc", decode_wc }, { "synd", decode_synd }, { "vend", decode_vend }, { "errno", decode_errno },
+		{ "nccl", decode_nccl },
+	};
 	long n = number(value);
 	int w = 0;
 
 	if (!size)
 		return 0;
-	if (strcmp(kind, "wc") == 0) {
-		for (size_t i = 0; i < log_wc_status_count && !w; i++) {
-			const struct log_wc_status *s = &log_wc_statuses[i];
-
-			if (s->value == n || strcmp(s->name, value) == 0)
-				w = snprintf(out, size, "%d, %s (\"%s\")%s%s", s->value, s->name, s->text, s->meaning ? ": " : "",
-					     s->meaning ? s->meaning : "");
-		}
-	} else if (strcmp(kind, "synd") == 0) {
-		for (size_t i = 0; i < log_mlx5_syndrome_count && !w; i++) {
-			const struct log_mlx5_syndrome *s = &log_mlx5_syndromes[i];
-
-			if (s->value == n)
-				w = snprintf(out, size, "0x%x, %s (UCX: \"%s\"; libibverbs status %d, %s)", s->value, s->name, s->ucx_text,
-					     s->wc_status, log_wc_statuses[s->wc_status].name);
-		}
-	} else if (strcmp(kind, "vend") == 0) {
-		for (size_t i = 0; i < log_mlx5_vendor_count && !w; i++)
-			if (log_mlx5_vendors[i].value == n)
-				w = snprintf(out, size, "0x%x, %s: %s", (unsigned)n, log_mlx5_vendors[i].name,
-					     log_mlx5_vendors[i].text);
-		if (!w && n >= 0)
-			w = snprintf(out, size, "0x%lx, an mlx5 firmware syndrome no public source names", n);
-	} else if (strcmp(kind, "errno") == 0) {
-		for (size_t i = 0; i < log_errno_count && !w; i++)
-			if (log_errnos[i].value == n || strcmp(log_errnos[i].name, value) == 0)
-				w = snprintf(out, size, "%d, %s (\"%s\")", log_errnos[i].value, log_errnos[i].name,
-					     log_errnos[i].text);
-	} else if (strcmp(kind, "nccl") == 0) {
-		for (size_t i = 0; i < log_nccl_result_count && !w; i++) {
-			const struct log_nccl_result *r = &log_nccl_results[i];
-
-			/* PyTorch quotes ncclGetErrorString(): a release's string names the code too */
-			if (r->value == n || strcmp(r->name, value) == 0 || strcmp(r->text, value) == 0 ||
-			    (r->text_old && strcmp(r->text_old, value) == 0))
-				w = snprintf(out, size, "%d, %s%s%s", r->value, r->name, r->meaning ? ": " : "",
-					     r->meaning ? r->meaning : "");
-		}
-	}
-	if (!w)
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]) && !w; i++)
+		if (strcmp(kinds[i].kind, kind) == 0)
+			w = kinds[i].decode(out, size, n, value);
+	if (w <= 0)
 		w = snprintf(out, size, "%s (unknown)", value);
 	return (size_t)w < size ? (size_t)w : size - 1;
 }
