@@ -19,7 +19,7 @@ py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 i
 
 # --- per-rank files (as a shell glob gives them), a directory, one srun --label output
 run explain "$job"/rank0.log "$job"/rank1.log "$job"/rank2.log "$job"/rank3.log
-[ "$rc" -eq 2 ] && grep -qx 'explain 4 files: fail (5 problems, 4 ranks)' "$out" &&
+[ "$rc" -eq 2 ] && grep -qx 'explain 4 files: fail (6 problems, 4 ranks)' "$out" &&
 	first "first failure: node-b rank 2 ($job/rank2.log line 4, 2026-11-24 21:26:00): log.nccl.bootstrap_no_interface"
 result "per-rank files: node-b rank 2 failed first, with its file, line and time" $?
 grep -q '^  > Bootstrap : no socket interface found$' "$out" &&
@@ -37,7 +37,7 @@ run explain "$scratch/job"
 result "a directory, one of its files gzip-compressed: the same first failure" $?
 
 run explain "$job/srun-label.log"
-[ "$rc" -eq 2 ] && grep -q '(5 problems, 4 ranks)$' "$out" &&
+[ "$rc" -eq 2 ] && grep -q '(6 problems, 4 ranks)$' "$out" &&
 	first "first failure: node-b rank 2 ($job/srun-label.log line 13, 2026-11-24 21:26:00): log.nccl.bootstrap_no_interface"
 result "one interleaved srun --label output: four ranks, node-b rank 2 first" $?
 

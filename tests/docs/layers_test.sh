@@ -12,10 +12,11 @@ n=0 failed=0
 outside() { # ALLOWED FILE...
 	local allowed=$1; shift
 	[ $# -gt 0 ] || return 0
-	# "../probe/x.h" and "src/probe/x.h" count as probe/x.h; <...> are the system's
+	# "../probe/x.h" and "src/probe/x.h" count as probe/x.h; <...> are the system's; a .inc is a part of a
+	# table, included like a header
 	for f in "$@"; do
 		sed -nE 's@^[[:space:]]*#[[:space:]]*include[[:space:]]*"(\.\./)*(src/)?([^"]*)".*@\3@p' "$f" |
-			grep -vE "^($allowed)/([^/]+/)*[^/]+\.h$" | sed "s@^@${f#"$src"/}: @"
+			grep -vE "^($allowed)/([^/]+/)*[^/]+\.(h|inc)$" | sed "s@^@${f#"$src"/}: @"
 	done
 }
 

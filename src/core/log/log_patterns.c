@@ -210,11 +210,10 @@ const struct log_pattern log_patterns[] = {
 	  "(link-local fe80::, another subnet), udp 4791 dropped, or a lossy fabric under load",
 	  REACH_CHECKS, REACH_FIX, NULL, NULL, NULL },
 	{ "log.nccl.wc_retry_exceeded", SEVERITY_FAIL, "Got completion with error",
-	  "Got completion with error 12[^0-9]",
+	  "Got completion with error (12), opcode ([0-9]+), len ([0-9]+), vendor err ([0-9]+)",
 	  "NCCL transport/net_ib.cc: \"NET/IB : Got completion with error %d, opcode %d, len %d, vendor err %d\" "
 	  "(before the peer was named, 2.4 to 2.9)",
-	  "RDMA packets were never acknowledged (IBV_WC_RETRY_EXC_ERR, 12): a GID the peer cannot reach "
-	  "(link-local fe80::, another subnet), udp 4791 dropped, or a lossy fabric under load",
+	  "RDMA packets were never acknowledged. Vendor err {vend:4}. Status {wc:1}",
 	  REACH_CHECKS, REACH_FIX, NULL, NULL, NULL },
 	{ "log.ib.retry_exceeded", SEVERITY_FAIL, "transport retry counter exceeded", NULL,
 	  "libibverbs ibv_wc_status_str(IBV_WC_RETRY_EXC_ERR), printed by perftest and others",
@@ -223,8 +222,13 @@ const struct log_pattern log_patterns[] = {
 	{ "log.nccl.wc_error", SEVERITY_FAIL, "Got completion from peer",
 	  "Got completion from peer ([^ ]+) with (error |status=)([A-Z_]+\\()?([0-9]+)",
 	  "NCCL transport/net_ib.cc / net_ib/p2p.cc, every version",
-	  "a work request to {1} completed with error status {4}: status 5 (WR_FLUSH_ERR) follows an earlier "
-	  "error, look for the first one in every rank's log; 10 or 11 (REM_ACCESS/REM_OP) point at the peer",
+	  "a work request to {1} completed with status {wc:4}",
+	  "gid.env,port.state", "roce-doctor check --peer PEER", NULL, NULL, NULL },
+	{ "log.nccl.wc_error", SEVERITY_FAIL, "Got completion with error",
+	  "Got completion with error ([0-9]+), opcode ([0-9]+), len ([0-9]+), vendor err ([0-9]+)",
+	  "NCCL transport/net_ib.cc \"NET/IB : Got completion with error %d, opcode %d, len %d, vendor err %d\" "
+	  "(2.4 to 2.9)",
+	  "a work request failed. Vendor err {vend:4}. Status {wc:1}",
 	  "gid.env,port.state", "roce-doctor check --peer PEER", NULL, NULL, NULL },
 	{ "log.nccl.gid_table_changed", SEVERITY_WARN, "GID table changed", NULL,
 	  "NCCL transport/net_ib.cc (2.28), net_ib/common.cc (2.29 on)",
@@ -437,7 +441,8 @@ const struct log_pattern log_patterns[] = {
 	  "there is no RDMA device named {1} on this host", "rdma.devices",
 	  "roce-doctor devices --brief    # the devices that exist: ib_write_bw -d DEV", NULL, NULL, NULL },
 	{ "log.perftest.no_devices", SEVERITY_FAIL, "No IB devices found", NULL,
-	  "perftest perftest_resources.c ctx_find_dev, 4.x",
+	  "perftest perftest_resources.c ctx_find_dev, 4.x; the same words from rdma-core's ibv_devinfo and "
+	  "ibv_*_pingpong",
 	  "libibverbs lists no RDMA device: no driver, no provider library, or no /dev/infiniband in a container",
 	  "rdma.devices,rdma.uverbs,kernel.modules,verbs.provider", "roce-doctor check --only rdma,kernel,verbs", NULL,
 	  NULL, NULL },
@@ -447,7 +452,7 @@ const struct log_pattern log_patterns[] = {
 	  "roce-doctor check --only rdma.uverbs", NULL, NULL, NULL },
 	{ "log.perftest.completion_error", SEVERITY_FAIL, "Failed status", "Failed status[- ]([^(]*)\\(([0-9]+)\\)",
 	  "perftest perftest_resources.h NOTIFY_COMP_ERROR_SEND/RECV, 4.x",
-	  "a work request completed with error {2} ({1})", "gid.env,port.state,firewall.rules",
+	  "a work request completed with status {wc:2}", "gid.env,port.state,firewall.rules",
 	  "roce-doctor check --peer PEER", NULL, NULL, NULL },
 	{ "log.roce_doctor.stall", SEVERITY_FAIL, "stalled", "(no completion for [0-9.]+ s) at ([0-9]+)-byte messages: the "
 	  "transfer to ([^ ]+) stalled",
@@ -514,6 +519,7 @@ const struct log_pattern log_patterns[] = {
 	  "libibverbs has no provider library {1} for a device: it will not be listed",
 	  "verbs.provider,kernel.modules,rdma.devices",
 	  "sudo apt-get install ibverbs-providers    # Debian/Ubuntu; rdma-core on RHEL", NULL, NULL, NULL },
+#include "core/log/log_patterns_others.inc"
 };
 
 const size_t log_pattern_count = sizeof(log_patterns) / sizeof(log_patterns[0]);

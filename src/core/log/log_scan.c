@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/log/log_causes.h"
+#include "core/log/log_decode.h"
 #include "core/log/log_line.h"
 #include "core/log/log_ranks.h"
 #include "core/log/paste_scan.h"
@@ -69,14 +70,41 @@ void log_scan_free(struct log_scan *scan)
 	scan->has_until = NULL;
 }
 
-/* template with {1}..{4} replaced by the groups of the match in text. The template is ours (its newlines
- * separate fix lines); only the groups, taken from the log, are cleaned. */
+/* {KIND:N}: group N decoded as a KIND number (log_decode.h), "" when the group did not match. Returns the
+ * template characters it took, 0 when t is no such token. */
+static size_t fill_decoded(char *out, size_t size, const char *t, const char *text, const regmatch_t *groups)
+{
+	char kind[8], value[96];
+	size_t k = 0, len;
+	const regmatch_t *g;
+
+	while (k < sizeof(kind) - 1 && t[1 + k] >= 'a' && t[1 + k] <= 'z')
+		kind[k] = t[1 + k], k++;
+	kind[k] = '\0';
+	if (!k || t[1 + k] != ':' || t[2 + k] < '1' || t[2 + k] > '4' || t[3 + k] != '}')
+		return 0;
+	g = &groups[t[2 + k] - '0'];
+	out[0] = '\0';
+	if (g->rm_so >= 0 && g->rm_eo > g->rm_so) {
+		len = (size_t)(g->rm_eo - g->rm_so);
+		snprintf(value, sizeof(value), "%.*s", (int)(len < sizeof(value) ? len : sizeof(value) - 1),
+			 text + g->rm_so);
+		log_decode(out, size, kind, value);
+	}
+	return k + 4;
+}
+
+/* template with {1}..{4} replaced by the groups of the match in text, {KIND:N} by group N decoded. The
+ * template is ours (its newlines separate fix lines); only the groups, taken from the log, are cleaned. */
 static void fill(char *out, size_t size, const char *template, const char *text, const regmatch_t *groups)
 {
-	size_t o = 0;
+	size_t o = 0, took;
 
 	for (const char *t = template; *t && o + 1 < size; t++) {
-		if (t[0] == '{' && t[1] >= '1' && t[1] <= '4' && t[2] == '}') {
+		if (t[0] == '{' && (took = fill_decoded(out + o, size - o, t, text, groups))) {
+			o += strlen(out + o);
+			t += took - 1;
+		} else if (t[0] == '{' && t[1] >= '1' && t[1] <= '4' && t[2] == '}') {
 			const regmatch_t *g = &groups[t[1] - '0'];
 
 			if (g->rm_so >= 0 && g->rm_eo > g->rm_so) {

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The catalogue of the programs around NCCL (tools/log-catalogue/extract-messages, docs/log-catalogue.md):
+# the extraction, rerun on the calls pinned in tests/logs/catalogue/pinned-others (no sources, no network),
+# gives exactly the committed TSV; every row of explain's table for those programs reads a wording one of
+# them prints; and the numbers those rows decode say what the sources define.
+#   log_catalogue_others_test.sh LOG_ROWS ROCE_DOCTOR
+set -u
+LOG_ROWS=$1
+BIN=$2
+src=$(cd "$(dirname "$0")/../.." && pwd)
+. "$src/tests/lib/tap.sh"
+cat=$src/tests/logs/catalogue
+tools=$src/tools/log-catalogue
+
+"$tools/extract-messages" --from-pinned "$cat/pinned-others" --check "$cat/other-messages.tsv" >"$out" 2>"$err"
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(grep -c ' 0 differences$' "$out")" -eq "$(ls "$cat/pinned-others" | wc -l)" ]
+result "extract-messages on the pinned calls reproduces other-messages.tsv for each program" $?
+
+# a row edited by hand is caught
+sed '2s/\t[^\t]*\t\([^\t]*\)$/\tedited\t\1/' "$cat/other-messages.tsv" >"$scratch/edited.tsv"
+"$tools/extract-messages" --from-pinned "$cat/pinned-others" --check "$scratch/edited.tsv" >"$out" 2>"$err"
+[ $? -eq 1 ] && grep -q "not extracted: .*edited" "$out"
+result "extract-messages --check names a TSV row that no pinned call gives" $?
+
+"$tools/extract-messages" --from-pinned "$scratch" >"$out" 2>"$err"
+rc=$?
+[ "$rc" -eq 1 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -qF "no PROGRAM.calls file in $scratch" "$err"
+result "extract-messages --from-pinned on a directory without calls: one line, exit 1" $?
+
+"$tools/coverage-others" "$cat/other-messages.tsv" "$LOG_ROWS" >"$out" 2>"$err"
+result "every row for rdma-core, UCX, Open MPI, libfabric and srun reads a wording the program prints" $?
+
+# The numbers decoded, as the sources define them: a line of each program, the decoded words in its finding
+decodes() {
+	local line=$1 want=$2
+	printf '%s\n' "$line" | "$BIN" explain - >"$out" 2>"$err"
+	grep -qF -- "$want" "$out"
+	result "decoded '$want' in: $line" $?
+}
+decodes 'node-a:1:2 [0] NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129' \
+	'Status 12, IBV_WC_RETRY_EXC_ERR ("transport retry counter exceeded")'
+decodes 'node-a:1:2 [0] NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129' \
+	'Vendor err 0x81, an mlx5 firmware syndrome no public source names'
+decodes 'node-a:1:2 [0] NCCL WARN NET/IB: Got completion from peer 10.0.0.2<54321> with status=IBV_WC_REM_ACCESS_ERR(10) opcode=IBV_WC_RDMA_WRITE(1) reqSize=0 vendor_err=136 req_type=Send localGid ::ffff:10.0.0.1 remoteGid ::ffff:10.0.0.2 hca mlx5_0' \
+	'status 10, IBV_WC_REM_ACCESS_ERR ("remote access error")'
+decodes '[1700000000.1] [gpu1:1:0] ib_mlx5_log.c:177 UCX ERROR Transport retry count exceeded on mlx5_0:1/RoCE (synd 0x15 vend 0x81 hw_synd 0/0)' \
+	'CQE syndrome 0x15, MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR (UCX: "Transport retry count exceeded"; libibverbs status 12, IBV_WC_RETRY_EXC_ERR)'
+decodes '[gpu1][[1,0],0][btl_openib_component.c:3645:handle_wc] from gpu1 to: gpu2 error polling LP CQ with status RETRY EXCEEDED ERROR status number 12 for wr_id 1e07000 opcode 0  vendor error 129 qp_idx 3' \
+	'Status 12, IBV_WC_RETRY_EXC_ERR'
+decodes 'libfabric:1:1700000000::verbs:ep_ctrl:vrb_create_ep():100<warn> ibv_create_qp: Cannot allocate memory (12)' \
+	'Errno 12, ENOMEM ("Cannot allocate memory")'
+decodes 'RuntimeError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, unhandled system error, NCCL version 2.10.3' \
+	'ncclResult_t 2, ncclSystemError'
+decodes 'torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, remote process exited or there was a network error, NCCL version 2.19.3' \
+	'ncclResult_t 6, ncclRemoteError'
+
+tap_end
