@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,15 @@ static int reach_rank0(const struct mesh_launch *l, const struct mesh_run_args *
 	return -1;
 }
 
+/* Test hook: ROCE_DOCTOR_TEST_MESH_KILL_ROUND=N makes this rank die by SIGKILL when round N comes, as a node
+ * lost mid-run would (its serve goes with it). 0: never. */
+static unsigned test_kill_round(void)
+{
+	const char *v = getenv("ROCE_DOCTOR_TEST_MESH_KILL_ROUND");
+
+	return v ? (unsigned)strtoul(v, NULL, 10) : 0;
+}
+
 static int follow(struct self *s, const struct mesh_launch *l, const struct mesh_run_args *a)
 {
 	struct mesh_msg *m = calloc(1, sizeof(*m)), *rep = calloc(1, sizeof(*rep));
@@ -176,6 +186,8 @@ static int follow(struct self *s, const struct mesh_launch *l, const struct mesh
 			fprintf(stderr, "roce-doctor: mesh: rank 0 sent a message out of turn: expected a round\n");
 			goto out;
 		}
+		if (test_kill_round() == m->u.round.round)
+			raise(SIGKILL);
 		run_orders(s, &m->u.round, &rep->u.report);
 		rep->type = MESH_MSG_RESULT;
 		if (mesh_chan_send(fd, rep, SEND_MS) < 0) {
