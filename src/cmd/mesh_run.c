@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,7 +28,6 @@
 
 #define SEND_MS 10000
 #define HELLO_MS 10000            /* a connection's registration must come within this */
-#define PENDING_MAX 256           /* connections not yet registered, at once */
 
 /* ---- what each rank does ---- */
 
@@ -307,14 +307,20 @@ static void take_registration(struct leader *g, int fd)
 	free(m);
 }
 
-/* Waits up to --register-timeout for every rank; welcomes those that came once all are in or time is up. */
+/* Waits up to --register-timeout for every rank; welcomes those that came once all are in or time is up. Every
+ * rank may connect at once (srun starts them within a second): room for each, on the heap. */
 static int gather(struct leader *g, int listen_fd)
 {
-	struct pollfd p[PENDING_MAX + 1];
-	double deadline = now_s() + g->a->register_timeout_s, opened[PENDING_MAX];
-	size_t pending = 0, registered = 1;
+	size_t room = g->size + 16, pending = 0, registered = 1;
+	struct pollfd *p = calloc(room + 1, sizeof(*p));
+	double deadline = now_s() + g->a->register_timeout_s, *opened = calloc(room, sizeof(*opened));
 	struct mesh_msg welcome = { .type = MESH_MSG_WELCOME };
 
+	if (!p || !opened) {
+		free(p);
+		free(opened);
+		return -ENOMEM;
+	}
 	p[0] = (struct pollfd){ listen_fd, POLLIN, 0 };
 	while (registered < g->size && now_s() < deadline) {
 		int wait = (int)((deadline - now_s()) * 1000) + 1;
@@ -335,12 +341,12 @@ static int gather(struct leader *g, int listen_fd)
 		if (p[0].revents & POLLIN) {
 			int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
 
-			if (fd >= 0 && pending < PENDING_MAX) {
+			if (fd >= 0 && pending < room) {
 				chan_prepare(fd);
 				p[++pending] = (struct pollfd){ fd, POLLIN, 0 };
 				opened[pending - 1] = now_s();
 			} else if (fd >= 0) {
-				close(fd);
+				close(fd);   /* more at once than there are ranks: strangers */
 			}
 		}
 		registered = 0;
@@ -349,6 +355,8 @@ static int gather(struct leader *g, int listen_fd)
 	}
 	for (size_t i = 1; i <= pending; i++)
 		close(p[i].fd);
+	free(p);
+	free(opened);
 	for (size_t i = 0; i < g->size; i++) {
 		struct node *n = &g->nodes[i];
 
@@ -418,21 +426,19 @@ static void apply_report(struct leader *g, size_t rank, const struct mesh_report
 static void collect(struct leader *g, unsigned round, size_t first, double deadline)
 {
 	struct mesh_msg *m = malloc(sizeof(*m));
+	struct pollfd *p = calloc(g->size, sizeof(*p));
+	size_t *idx = calloc(g->size, sizeof(*idx));
 	char why[MESH_WHY_MAX + 64];
 
 	for (;;) {
-		struct pollfd p[64];
-		size_t idx[64], n = 0, waiting = 0;
+		size_t n = 0;
 
 		for (size_t i = 1; i < g->size; i++)
-			if (g->nodes[i].state == NODE_UP && !g->nodes[i].reported) {
-				waiting++;
-				if (n < 64) {
-					p[n] = (struct pollfd){ g->nodes[i].fd, POLLIN, 0 };
-					idx[n++] = i;
-				}
+			if (g->nodes[i].state == NODE_UP && !g->nodes[i].reported && p && idx) {
+				p[n] = (struct pollfd){ g->nodes[i].fd, POLLIN, 0 };
+				idx[n++] = i;
 			}
-		if (!waiting || now_s() >= deadline || !m)
+		if (!n || now_s() >= deadline || !m)
 			break;
 		if (poll(p, n, (int)((deadline - now_s()) * 1000) + 1) < 0 && errno != EINTR)
 			break;
@@ -459,6 +465,8 @@ static void collect(struct leader *g, unsigned round, size_t first, double deadl
 		if (g->nodes[i].state == NODE_UP && !g->nodes[i].reported)
 			node_died(g, i, round, "it did not report the round's results in time");
 	free(m);
+	free(p);
+	free(idx);
 }
 
 /* The tests of plan round r, expanded to one per rail (a test over every rail: the rails both nodes have). */
@@ -562,6 +570,18 @@ static void drive_round(struct leader *g, const struct mesh_plan *p, size_t r, s
 	free(own);
 }
 
+/* A connection per rank: the soft limit of descriptors (1024 by default) up to the hard one when the mesh needs
+ * more. */
+static void raise_fd_limit(size_t size)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < size + 64 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 static int lead(struct app *app, struct self *s, const struct mesh_launch *l, const struct mesh_run_args *a)
 {
 	struct leader g = { .a = a, .l = l, .self = s, .size = l->size };
@@ -574,6 +594,7 @@ static int lead(struct app *app, struct self *s, const struct mesh_launch *l, co
 	int listen_fd = -1, code = EXIT_CANNOT_RUN;
 	json_t *doc;
 
+	raise_fd_limit(l->size);
 	if (chan_listen(NULL, a->rendezvous_port, &listen_fd, err, sizeof(err)) < 0) {
 		fprintf(stderr, "roce-doctor: mesh: rank 0 %s: the other ranks register there (--rendezvous HOST:PORT "
 			"moves it)\n", err);
@@ -587,7 +608,10 @@ static int lead(struct app *app, struct self *s, const struct mesh_launch *l, co
 	}
 	g.nodes[0] = (struct node){ .state = NODE_UP, .fd = -1, .reg = s->reg };
 	snprintf(g.nodes[0].address, sizeof(g.nodes[0].address), "%.63s", l->rendezvous);
-	gather(&g, listen_fd);
+	if (gather(&g, listen_fd) < 0) {
+		fprintf(stderr, "roce-doctor: mesh: out of memory for %zu nodes\n", g.size);
+		goto out;
+	}
 	close(listen_fd);
 	listen_fd = -1;
 	for (size_t i = 0; i < g.size; i++)
