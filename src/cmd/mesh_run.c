@@ -7,12 +7,14 @@
 #include "cmd/mesh_run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -83,31 +85,87 @@ static int self_init(struct app *app, const struct mesh_run_args *a, const struc
 	return EXIT_OK;
 }
 
-/* The round's bw runs, each retried once when it fails. */
+/* One order's bw, retried once when it fails. */
+static void run_order(const struct self *s, const struct mesh_round *round, const struct mesh_order *o,
+		      struct mesh_outcome *out)
+{
+	struct mesh_bw_config c = s->bw;
+	char device[80];
+
+	if (o->rail >= 0 && (size_t)o->rail < s->rails_count) {
+		snprintf(device, sizeof(device), "%s:%u", s->rails[o->rail].device, s->rails[o->rail].port);
+		c.device = device;
+	}
+	c.seconds = round->seconds;
+	c.bytes = round->bytes;
+	out->rail = o->rail;
+	out->peer = o->peer;
+	for (out->attempts = 1; out->attempts <= 2; out->attempts++) {
+		out->measured = mesh_bw_run(&c, o, &out->gbps, &out->link_gbps, out->why, sizeof(out->why));
+		if (out->measured || out->attempts == 2)
+			break;
+	}
+}
+
+/* The orders side by side (a rail plan's: each on its own rail), each in a forked copy of this process that
+ * writes its outcome down a pipe; an order whose copy cannot start runs here afterwards. */
+static void run_together(const struct self *s, const struct mesh_round *round, struct mesh_report *rep)
+{
+	int fds[MESH_RAILS_MAX];
+	pid_t pids[MESH_RAILS_MAX];
+
+	fflush(NULL);
+	for (unsigned i = 0; i < round->count; i++) {
+		int p[2];
+
+		pids[i] = -1;
+		fds[i] = -1;
+		if (pipe2(p, O_CLOEXEC) < 0)
+			continue;
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			struct mesh_outcome out = { 0 };
+
+			close(p[0]);
+			run_order(s, round, &round->orders[i], &out);
+			_exit(write(p[1], &out, sizeof(out)) == (ssize_t)sizeof(out) ? 0 : 1);
+		}
+		close(p[1]);
+		if (pids[i] < 0)
+			close(p[0]);
+		else
+			fds[i] = p[0];
+	}
+	for (unsigned i = 0; i < round->count; i++) {
+		struct mesh_outcome *out = &rep->outcomes[i];
+		ssize_t got = -1;
+
+		if (fds[i] >= 0) {
+			do
+				got = read(fds[i], out, sizeof(*out));
+			while (got < 0 && errno == EINTR);
+			close(fds[i]);
+			while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+		if (got != (ssize_t)sizeof(*out))
+			run_order(s, round, &round->orders[i], out);
+		out->why[sizeof(out->why) - 1] = '\0';
+	}
+	rep->count = round->count;
+}
+
+/* The round's bw runs: one after another (each link measured alone), or side by side for a rail plan. */
 static void run_orders(struct self *s, const struct mesh_round *round, struct mesh_report *rep)
 {
 	memset(rep, 0, sizeof(*rep));
 	rep->round = round->round;
-	for (unsigned i = 0; i < round->count; i++) {
-		const struct mesh_order *o = &round->orders[i];
-		struct mesh_outcome *out = &rep->outcomes[rep->count++];
-		struct mesh_bw_config c = s->bw;
-		char device[80];
-
-		if (o->rail >= 0 && (size_t)o->rail < s->rails_count) {
-			snprintf(device, sizeof(device), "%s:%u", s->rails[o->rail].device, s->rails[o->rail].port);
-			c.device = device;
-		}
-		c.seconds = round->seconds;
-		c.bytes = round->bytes;
-		out->rail = o->rail;
-		out->peer = o->peer;
-		for (out->attempts = 1; out->attempts <= 2; out->attempts++) {
-			out->measured = mesh_bw_run(&c, o, &out->gbps, &out->link_gbps, out->why, sizeof(out->why));
-			if (out->measured || out->attempts == 2)
-				break;
-		}
+	if (round->together && round->count > 1) {
+		run_together(s, round, rep);
+		return;
 	}
+	for (unsigned i = 0; i < round->count; i++)
+		run_order(s, round, &round->orders[i], &rep->outcomes[rep->count++]);
 }
 
 /* ---- a rank other than 0 ---- */
@@ -527,7 +585,7 @@ static void drive_round(struct leader *g, const struct mesh_plan *p, size_t r, s
 		memset(m, 0, sizeof(*m));
 		m->type = MESH_MSG_ROUND;
 		*d = (struct mesh_round){ .round = (unsigned)r + 1, .rounds = (unsigned)p->rounds, .seconds = g->a->seconds,
-					  .bytes = g->a->bytes };
+					  .bytes = g->a->bytes, .together = p->kind == MESH_PLAN_RAIL };
 		for (size_t k = first; k < g->count && d->count < MESH_RAILS_MAX; k++) {
 			const struct mesh_result *x = &g->results[k];
 

@@ -6,9 +6,9 @@
 # mid-run (ROCE_DOCTOR_TEST_MESH_KILL_ROUND); two processes claiming one rank; --time-limit; a half-there
 # launcher environment, N = 1, a rank that cannot reach rank 0 (one line each). Without an RDMA device bw
 # fails, and each pair is reported failed with bw's own reason: the honest answer on such a host.
-#   mesh_run_test.sh ROCE_DOCTOR
+#   mesh_run_test.sh ROCE_DOCTOR FIXTURES
 set -u
-BIN=$1
+BIN=$1 FIX=$2
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
 # shellcheck source=../lib/serve_port.sh
@@ -18,10 +18,11 @@ trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
 py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$out"; }
 no_rdma() { [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; }
 
-# mesh PORT SIZE RANK [ARGS...]: one rank in the background under env -i, its output in $dir/RANK.{out,err,rc}
+# mesh PORT SIZE RANK [ARGS...]: one rank in the background under env -i (MESH_ENV: variables for it, MESH_ROOT:
+# its --root), its output in $dir/RANK.{out,err,rc}
 mesh_bg() {
 	local port=$1 size=$2 rank=$3; shift 3
-	( env -i PATH="$PATH" ${MESH_ENV:-} "$BIN" mesh --rank "$rank" --size "$size" --rendezvous "127.0.0.1:$port" \
+	( env -i PATH="$PATH" ${MESH_ENV:-} "$BIN" ${MESH_ROOT:+--root "$MESH_ROOT"} mesh --rank "$rank" --size "$size" --rendezvous "127.0.0.1:$port" \
 		--serve-port 0 --seconds 1 "$@" > "$dir/$rank.out" 2> "$dir/$rank.err"; echo $? > "$dir/$rank.rc" ) 2> /dev/null &
 }
 # rank 0 in the foreground: $out, $err, $rc
@@ -54,6 +55,21 @@ grep -q '<svg' "$dir/mesh.svg" && [ "$(grep -c '<rect x=' "$dir/mesh.svg")" -ge 
 result "--plot: an SVG heatmap with a cell per pair and half" $?
 if no_rdma; then grep -q '>x</text>' "$dir/mesh.svg"; result "--plot: failed cells marked" $?; fi
 ! pgrep -f "roce-doctor --json serve --port 0" -P $$ > /dev/null; result "3 ranks: no serve left behind" $?
+
+# ---- a rail plan over two rails (the model of cx6lx-2port on every rank): each rail's pairs once, its two
+# bw runs side by side, each with the device of its rail ----
+port=$(free_port)
+MESH_ROOT=$FIX/cx6lx-2port mesh_bg "$port" 3 1 --register-timeout 20 --plan-kind rail
+MESH_ROOT=$FIX/cx6lx-2port mesh_bg "$port" 3 2 --register-timeout 20 --plan-kind rail
+env -i PATH="$PATH" "$BIN" --root "$FIX/cx6lx-2port" mesh --rank 0 --size 3 --rendezvous "127.0.0.1:$port" --serve-port 0 \
+	--seconds 1 --register-timeout 20 --plan-kind rail --json > "$out" 2> "$err"; rc=$?
+wait
+py 'd["kind"] == "rail" and d["rails"] == 2 and d["rounds_run"] == 3 and sorted((r["a"], r["b"], r["rail"]) for r in d["results"]) == sorted((a, b, k) for k in (0, 1) for a in range(3) for b in range(a + 1, 3)) and [x["device"] for x in d["nodes"][0]["rails"]] == ["mlx5_0", "mlx5_1"]'
+result "rail plan, 2 rails: every same-rail pair once, rails from rank 0's model" $?
+if no_rdma; then
+	py 'all(("mlx5_%d" % r["rail"]) in r["why"] for r in d["results"] if r["a"] == 0)'
+	result "rail plan: rank 0's bw runs name their rail's device (bw's own reason)" $?
+fi
 
 # ---- the text answer, the matrix ----
 port=$(free_port)

@@ -61,12 +61,13 @@ static void round_and_result_round_trip(void)
 {
 	memset(&m, 0, sizeof(m));
 	m.type = MESH_MSG_ROUND;
-	m.u.round = (struct mesh_round){ .round = 2, .rounds = 7, .seconds = 2, .bytes = 65536, .count = 1 };
+	m.u.round = (struct mesh_round){ .round = 2, .rounds = 7, .seconds = 2, .bytes = 65536, .together = true,
+					 .count = 1 };
 	m.u.round.orders[0] = (struct mesh_order){ .rail = 1, .peer = 5, .serve_port = 18600 };
 	strcpy(m.u.round.orders[0].address, "10.1.1.5");
 	CHECK(round_trip(&m, &back) == 0);
 	CHECK(back.u.round.round == 2 && back.u.round.count == 1 && back.u.round.orders[0].peer == 5 &&
-	      back.u.round.orders[0].rail == 1 && back.u.round.bytes == 65536);
+	      back.u.round.orders[0].rail == 1 && back.u.round.bytes == 65536 && back.u.round.together);
 	memset(&m, 0, sizeof(m));
 	m.type = MESH_MSG_RESULT;
 	m.u.report = (struct mesh_report){ .round = 2, .count = 1 };
@@ -106,6 +107,8 @@ static void hostile_payloads_refused(void)
 	      strstr(why, "measured"));
 	CHECK(decode_text("{\"type\":\"round\",\"round\":1,\"rounds\":1,\"seconds\":2,\"bytes\":65536}", &back) == -EPROTO &&
 	      strstr(why, "round.orders: expected an array"));
+	CHECK(decode_text("{\"type\":\"round\",\"round\":1,\"rounds\":1,\"seconds\":2,\"bytes\":65536,\"orders\":[]}",
+			  &back) == -EPROTO && strstr(why, "round.together"));
 	CHECK(decode_text("{\"type\":\"done\",\"type\":\"done\"}", &back) == -EPROTO);
 	CHECK(decode_text("{\"type\":\"shutdown\"}", &back) == -EPROTO && strstr(why, "type: expected"));
 	CHECK(decode_text("[1,2]", &back) == -EPROTO && strstr(why, "not a JSON object"));

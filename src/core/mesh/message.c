@@ -36,8 +36,9 @@ static json_t *round_json(const struct mesh_round *r)
 		json_array_append_new(orders, json_pack("{s:i, s:I, s:s, s:I}", "rail", r->orders[i].rail, "peer",
 							(json_int_t)r->orders[i].peer, "address", r->orders[i].address,
 							"serve_port", (json_int_t)r->orders[i].serve_port));
-	return json_pack("{s:I, s:I, s:f, s:I, s:o}", "round", (json_int_t)r->round, "rounds", (json_int_t)r->rounds,
-			 "seconds", r->seconds, "bytes", (json_int_t)r->bytes, "orders", orders);
+	return json_pack("{s:I, s:I, s:f, s:I, s:b, s:o}", "round", (json_int_t)r->round, "rounds",
+			 (json_int_t)r->rounds, "seconds", r->seconds, "bytes", (json_int_t)r->bytes, "together", r->together,
+			 "orders", orders);
 }
 
 static json_t *report_json(const struct mesh_report *r)
@@ -240,7 +241,10 @@ static int read_round(struct reader *r, const json_t *o, struct mesh_round *d)
 	    get_uint(r, o, "rounds", 1, MESH_NODES_MAX, &d->rounds) || get_number(r, o, "seconds", 0.001, 600, &d->seconds) ||
 	    get_uint(r, o, "bytes", 1, 8u << 20, &bytes) || get_array(r, o, "orders", MESH_RAILS_MAX, &list))
 		return -EPROTO;
+	if (!json_is_boolean(json_object_get(o, "together")))
+		return bad(r->why, r->why_size, "round.together: expected true or false");
 	d->bytes = bytes;
+	d->together = json_is_true(json_object_get(o, "together"));
 	d->count = (unsigned)json_array_size(list);
 	for (size_t i = 0; i < d->count; i++) {
 		struct mesh_order *x = &d->orders[i];

@@ -58,6 +58,7 @@ struct mesh_round {
 	unsigned round, rounds;      /* 1-based */
 	double seconds;              /* bw's -D */
 	uint32_t bytes;              /* bw's -s */
+	bool together;               /* run the orders side by side (a rail plan: each on its own rail) */
 	unsigned count;
 	struct mesh_order orders[MESH_RAILS_MAX];
 };
