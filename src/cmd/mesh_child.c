@@ -107,7 +107,7 @@ int mesh_serve_start(unsigned port, const char *secret_file, struct mesh_serve *
 	memset(s, 0, sizeof(*s));
 	s->log_fd = -1;
 	if (!log) {
-		snprintf(why, why_size, "cannot start its serve: no temporary file for its log: %s", strerror(errno));
+		snprintf(why, why_size, "did not start: no temporary file for its log: %s", strerror(errno));
 		return -1;
 	}
 	snprintf(port_text, sizeof(port_text), "%u", port);
@@ -118,7 +118,7 @@ int mesh_serve_start(unsigned port, const char *secret_file, struct mesh_serve *
 	s->log_fd = dup(fileno(log));
 	fclose(log);
 	if (s->log_fd < 0) {
-		snprintf(why, why_size, "cannot start its serve: %s", strerror(errno));
+		snprintf(why, why_size, "did not start: %s", strerror(errno));
 		return -1;
 	}
 	fcntl(s->log_fd, F_SETFD, FD_CLOEXEC);
@@ -141,8 +141,8 @@ int mesh_serve_start(unsigned port, const char *secret_file, struct mesh_serve *
 
 			if (text)
 				last_reason(text, reason, sizeof(reason));
-			snprintf(why, why_size, "its serve %s: %s", done == s->pid ? "did not start" :
-				 "did not listen within 10 s", reason[0] ? reason : "it said nothing");
+			snprintf(why, why_size, "%s: %s", done == s->pid ? "did not start" : "did not listen within 10 s",
+				 reason[0] ? reason : "it said nothing");
 			free(text);
 			if (done != s->pid)
 				mesh_serve_stop(s);

@@ -25,7 +25,7 @@ struct mesh_bw_config {
 };
 
 /* Starts `roce-doctor serve --json --port port` (0: a free one) and waits up to 10 s for it to listen: 0 with
- * s filled, or -1 with why (its own message when it exited). It ends with this process (PR_SET_PDEATHSIG). */
+ * s filled, or -1 with why ("did not start: " and its own message when it exited). It ends with this process (PR_SET_PDEATHSIG). */
 int mesh_serve_start(unsigned port, const char *secret_file, struct mesh_serve *s, char *why, size_t why_size);
 void mesh_serve_stop(struct mesh_serve *s);
 

@@ -551,11 +551,10 @@ static int round_results(struct leader *g, const struct mesh_plan *p, size_t r, 
 	return 0;
 }
 
-static void not_run(struct mesh_result *x, const struct leader *g, const char *fmt_why)
+static void not_run(struct mesh_result *x, const char *why)
 {
 	x->round = 0;
-	snprintf(x->why, sizeof(x->why), "%s", fmt_why);
-	(void)g;
+	snprintf(x->why, sizeof(x->why), "%s", why);
 }
 
 /* One round: the orders out, rank 0's own bw, the reports in. */
@@ -573,7 +572,11 @@ static void drive_round(struct leader *g, const struct mesh_plan *p, size_t r, s
 			char why[MESH_WHY_MAX];
 
 			snprintf(why, sizeof(why), "rank %u %.200s", gone == na ? x->a : x->b, gone->gone);
-			not_run(x, g, why);
+			not_run(x, why);
+		} else if (nb->reg.serve_error[0]) {
+			/* no serve to run bw against: the pair fails with the serve's own reason, without a try */
+			x->state = MESH_RESULT_FAILED;
+			snprintf(x->why, sizeof(x->why), "rank %u's serve %.230s", x->b, nb->reg.serve_error);
 		}
 	}
 	for (size_t i = 0; i < g->size && m && own; i++) {
@@ -589,7 +592,7 @@ static void drive_round(struct leader *g, const struct mesh_plan *p, size_t r, s
 		for (size_t k = first; k < g->count && d->count < MESH_RAILS_MAX; k++) {
 			const struct mesh_result *x = &g->results[k];
 
-			if (x->a != i || x->round == 0)
+			if (x->a != i || x->round == 0 || x->state != MESH_RESULT_NOT_RUN)
 				continue;
 			d->orders[d->count++] = (struct mesh_order){ .rail = x->rail, .peer = x->b,
 								     .serve_port = g->nodes[x->b].reg.serve_port };
@@ -694,7 +697,7 @@ static int lead(struct app *app, struct self *s, const struct mesh_launch *l, co
 			snprintf(why, sizeof(why), "not measured: --time-limit %g s came first (round %zu of %zu, about %.0f s "
 				 "each)", a->time_limit, r + 1, p.rounds, round_s);
 			for (size_t i = first; i < g.count; i++)
-				not_run(&g.results[i], &g, why);
+				not_run(&g.results[i], why);
 			continue;
 		}
 		drive_round(&g, &p, r, first);

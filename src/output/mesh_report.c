@@ -90,7 +90,7 @@ static void print_missing(FILE *out, const json_t *doc)
 			fprintf(out, "  %s %s\n", name, text(n, "why"));
 		}
 		if (serve_error)
-			fprintf(out, "%s  rank %zu's serve: %s: every pair it serves fails\n", shown++ ? "" : "\n", i,
+			fprintf(out, "%s  rank %zu's serve %s: every pair it serves fails\n", shown++ ? "" : "\nserves:\n", i,
 				serve_error);
 	}
 }
@@ -197,7 +197,7 @@ void mesh_print_run(FILE *out, const json_t *doc)
 	print_missing(out, doc);
 	print_list(out, doc, "slow", "odd links");
 	print_suspects(out, doc);
-	print_list(out, doc, "failed", "failed pairs (each tried twice)");
+	print_list(out, doc, "failed", "failed pairs (a bw that failed was tried once more)");
 	print_list(out, doc, "not_run", "not measured");
 	if (integer(doc, "size") <= MESH_MATRIX_NODES_MAX)
 		for (long long k = 0; k < integer(doc, "rails"); k++)

@@ -109,6 +109,20 @@ result "a rank killed: its later pairs not measured, the others measured" $?
 [ "$(rc_of 3)" = 137 ]; result "the killed rank died by SIGKILL (the hook)" $?
 ! pgrep -f "roce-doctor --json serve --port 0" -P $$ > /dev/null; result "a rank killed: its serve went with it" $?
 
+# ---- a rank whose serve cannot listen (its port is rank 0's rendezvous): its pairs fail with the serve's reason,
+# and no bw is tried against it ----
+port=$(free_port)
+( env -i PATH="$PATH" "$BIN" mesh --rank 0 --size 3 --rendezvous "127.0.0.1:$port" --serve-port 0 --seconds 1 \
+	--register-timeout 10 > "$out" 2> "$err"; echo $? > "$dir/0.rc" ) &
+sleep 1
+mesh_bg "$port" 3 1 --register-timeout 10
+( env -i PATH="$PATH" "$BIN" mesh --rank 2 --size 3 --rendezvous "127.0.0.1:$port" --serve-port "$port" \
+	--register-timeout 10 > /dev/null 2>&1 ) &
+wait
+grep -qE "^  rank 2's serve did not start: cannot listen on every address port $port: Address already in use" "$out" &&
+	[ "$(grep -cE "^  rank [01] \(.*\) -> rank 2 \(.*\), rail 0: rank 2's serve did not start: cannot listen" "$out")" -eq 2 ]
+result "a serve that cannot listen: named, its pairs failed with its reason" $?
+
 # ---- two processes claiming one rank: rank 0 first, then rank 1, the second rank 1, rank 2 last ----
 port=$(free_port)
 ( env -i PATH="$PATH" "$BIN" mesh --rank 0 --size 3 --rendezvous "127.0.0.1:$port" --serve-port 0 --seconds 1 \
