@@ -2,6 +2,7 @@
 /* The roce-doctor/mesh/v1 document from the results and the nodes: the judgement is mesh_analyse's. */
 #include "cmd/mesh_doc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/render.h"
@@ -41,6 +42,29 @@ static json_t *result_json(const struct mesh_result *r)
 			 r->state == MESH_RESULT_MEASURED ? json_real(r->gbps) : json_null(), "link_gbps",
 			 num_or_null(r->link_gbps), "floor_gbps", num_or_null(r->floor_gbps), "slow", r->slow,
 			 "attempts", (json_int_t)r->attempts, "why", json_str_or_null(r->why));
+}
+
+/* Per rail, the N x N cells as indexes into results (null: none planned, the diagonal). */
+static json_t *matrix_json(const struct mesh_result *results, size_t count, size_t size, unsigned rails)
+{
+	long *cell = malloc(size * size * sizeof(*cell));
+	json_t *list = json_array();
+
+	for (unsigned k = 0; cell && k < rails; k++) {
+		json_t *rows = json_array();
+
+		mesh_matrix(results, count, size, (int)k, cell);
+		for (size_t a = 0; a < size; a++) {
+			json_t *row = json_array();
+
+			for (size_t b = 0; b < size; b++)
+				json_array_append_new(row, cell[a * size + b] < 0 ? json_null() : json_integer(cell[a * size + b]));
+			json_array_append_new(rows, row);
+		}
+		json_array_append_new(list, json_pack("{s:I, s:o}", "rail", (json_int_t)k, "cells", rows));
+	}
+	free(cell);
+	return list;
 }
 
 json_t *mesh_run_doc(const struct mesh_run_input *in, struct mesh_result *results, size_t count,
@@ -104,6 +128,8 @@ json_t *mesh_run_doc(const struct mesh_run_input *in, struct mesh_result *result
 	for (size_t i = 0; i < count; i++)
 		json_array_append_new(list, result_json(&results[i]));
 	json_object_set_new(doc, "results", list);
+	json_object_set_new(doc, "matrix", size <= MESH_DOC_MATRIX_NODES_MAX ? matrix_json(results, count, size, rails) :
+			    json_null());
 	mesh_analysis_free(&an);
 	return doc;
 }

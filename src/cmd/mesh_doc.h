@@ -9,6 +9,9 @@
 #include "core/mesh/message.h"
 #include "core/mesh/plan.h"
 
+/* Up to this many nodes the document carries the matrix per rail (256: 65,536 cells a rail). */
+#define MESH_DOC_MATRIX_NODES_MAX 256
+
 struct mesh_run_input {
 	enum mesh_plan_kind kind;
 	double seconds;

@@ -150,32 +150,24 @@ static void print_suspects(FILE *out, const json_t *doc)
 			"RDMA on every node: roce-doctor check on one of them)\n");
 }
 
-/* Rail k's N x N matrix: row a ran bw to column b; "*" odd, "x" failed, "-" not measured. */
-static void print_matrix(FILE *out, const json_t *doc, long long k)
+/* Rail k's N x N matrix from the document's cells: row a ran bw to column b; "*" odd, "x" failed, "-" not
+ * measured. */
+static void print_matrix(FILE *out, const json_t *doc, const json_t *m)
 {
-	long long n = integer(doc, "size");
-	const json_t *results = json_object_get(doc, "results"), *r;
-	const json_t **cell = calloc((size_t)(n * n), sizeof(*cell));
-	size_t i;
+	const json_t *results = json_object_get(doc, "results"), *row;
+	size_t a, n = json_array_size(json_object_get(m, "cells"));
 
-	if (!cell)
-		return;
-	json_array_foreach(results, i, r)
-		if (integer(r, "rail") == k) {
-			cell[integer(r, "a") * n + integer(r, "b")] = r;
-			cell[integer(r, "b") * n + integer(r, "a")] = r;
-		}
-	fprintf(out, "\nrail %lld, Gb/s (* odd, x failed, - not measured, . none planned):\n     ", k);
-	for (long long b = 0; b < n; b++)
-		fprintf(out, " %7lld", b);
+	fprintf(out, "\nrail %lld, Gb/s (* odd, x failed, - not measured, . none planned):\n     ", integer(m, "rail"));
+	for (size_t b = 0; b < n; b++)
+		fprintf(out, " %7zu", b);
 	fputc('\n', out);
-	for (long long a = 0; a < n; a++) {
-		fprintf(out, "  %3lld", a);
-		for (long long b = 0; b < n; b++) {
-			const json_t *c = cell[a * n + b];
+	json_array_foreach(json_object_get(m, "cells"), a, row) {
+		fprintf(out, "  %3zu", a);
+		for (size_t b = 0; b < n; b++) {
+			const json_t *c = json_array_get(results, (size_t)json_integer_value(json_array_get(row, b)));
 			char v[16];
 
-			if (!c || a == b)
+			if (!json_is_integer(json_array_get(row, b)) || !c)
 				snprintf(v, sizeof(v), ".");
 			else if (strcmp(text(c, "state"), "failed") == 0)
 				snprintf(v, sizeof(v), "x");
@@ -188,7 +180,6 @@ static void print_matrix(FILE *out, const json_t *doc, long long k)
 		}
 		fputc('\n', out);
 	}
-	free(cell);
 }
 
 void mesh_print_run(FILE *out, const json_t *doc)
@@ -199,9 +190,13 @@ void mesh_print_run(FILE *out, const json_t *doc)
 	print_suspects(out, doc);
 	print_list(out, doc, "failed", "failed pairs (a bw that failed was tried once more)");
 	print_list(out, doc, "not_run", "not measured");
-	if (integer(doc, "size") <= MESH_MATRIX_NODES_MAX)
-		for (long long k = 0; k < integer(doc, "rails"); k++)
-			print_matrix(out, doc, k);
+	if (integer(doc, "size") <= MESH_MATRIX_NODES_MAX) {
+		const json_t *m;
+		size_t k;
+
+		json_array_foreach(json_object_get(doc, "matrix"), k, m)
+			print_matrix(out, doc, m);
+	}
 }
 
 /* ---- the SVG heatmap ---- */

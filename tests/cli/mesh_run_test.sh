@@ -42,6 +42,8 @@ mesh_0 "$port" 3 --register-timeout 20 --json --plot "$dir/mesh.svg"
 json_ok roce-doctor/mesh/v1; result "3 ranks: rank 0 prints one mesh/v1 document" $?
 py 'd["size"] == 3 and d["rounds"] == 3 and d["rounds_run"] == 3 and sorted((r["a"], r["b"]) for r in d["results"]) == [(0, 1), (0, 2), (1, 2)] and all(n["state"] == "ok" and n["serve_port"] > 0 for n in d["nodes"])'
 result "3 ranks: all registered, 3 rounds, every pair once" $?
+py 'all((d["results"][c]["a"], d["results"][c]["b"]) == (min(i, j), max(i, j)) if i != j else c is None for i, row in enumerate(d["matrix"][0]["cells"]) for j, c in enumerate(row))'
+result "3 ranks: the matrix's cells name each pair's result, both halves" $?
 py 'all(r["state"] == "measured" or (r["state"] == "failed" and r["attempts"] == 2 and r["why"]) for r in d["results"])'
 result "3 ranks: each pair measured, or failed after its retry with a reason" $?
 if no_rdma; then
