@@ -88,7 +88,7 @@ fi
 # ---- a rank that never comes, and a stranger's bytes on the port ----
 port=$(free_port)
 mesh_bg "$port" 3 1 --register-timeout 3
-( sleep 0.5; printf 'GET / HTTP/1.0\r\n\r\n' > "/dev/tcp/127.0.0.1/$port" ) 2>/dev/null &
+( for _ in $(seq 50); do printf 'GET / HTTP/1.0\r\n\r\n' > "/dev/tcp/127.0.0.1/$port" && break; sleep 0.1; done ) 2>/dev/null &
 mesh_0 "$port" 3 --register-timeout 3 --json
 py 'd["nodes"][2]["state"] == "missing" and "never registered within 3 s" in d["nodes"][2]["why"] and d["counts"]["nodes_missing"] == 1 and d["verdict"] == "failed"'
 result "a rank that never comes: named, with why" $?
