@@ -51,6 +51,23 @@ static void rail_name(const json_t *doc, long long rank, long long rail, char *b
 		snprintf(buf, size, "rail %lld", rail);
 }
 
+/* For a's command against b on rail: " -d DEV" of a's rail ("" when it registered none), and b's address on
+ * the rail (else where rank 0 saw it connect from, else its host). */
+static void rail_cmd(const json_t *doc, long long a, long long b, long long rail, char *dev, size_t dev_size,
+		     char *peer, size_t peer_size)
+{
+	const json_t *na = json_array_get(json_object_get(doc, "nodes"), (size_t)a);
+	const json_t *nb = json_array_get(json_object_get(doc, "nodes"), (size_t)b);
+	const json_t *ra = json_array_get(json_object_get(na, "rails"), (size_t)rail);
+	const json_t *rb = json_array_get(json_object_get(nb, "rails"), (size_t)rail);
+
+	dev[0] = '\0';
+	if (ra)
+		snprintf(dev, dev_size, " -d %s", text(ra, "device"));
+	snprintf(peer, peer_size, "%s", *text(rb, "address") ? text(rb, "address") : *text(nb, "address") ?
+		 text(nb, "address") : text(nb, "host"));
+}
+
 static void print_header(FILE *out, const json_t *doc)
 {
 	const json_t *c = json_object_get(doc, "counts");
@@ -115,10 +132,14 @@ static void print_list(FILE *out, const json_t *doc, const char *which, const ch
 		node_name(doc, integer(r, "a"), a, sizeof(a));
 		node_name(doc, integer(r, "b"), b, sizeof(b));
 		rail_name(doc, integer(r, "a"), integer(r, "rail"), rail, sizeof(rail));
-		if (strcmp(which, "slow") == 0)
-			fprintf(out, "  %s -> %s, %s: %.1f Gb/s, below %.1f Gb/s; on %s: roce-doctor counters, then "
-				"roce-doctor bw -D 10 %s with roce-doctor serve there, to see it again\n", a, b, rail,
-				number(r, "gbps"), number(r, "floor_gbps"), a, b);
+		if (strcmp(which, "slow") == 0) {
+			char dev[80] = "", peer[300];
+
+			rail_cmd(doc, integer(r, "a"), integer(r, "b"), integer(r, "rail"), dev, sizeof(dev), peer, sizeof(peer));
+			fprintf(out, "  %s -> %s, %s: %.1f Gb/s, below %.1f Gb/s; to see it again, on %s: roce-doctor "
+				"counters%s, roce-doctor bw%s -D 10 %s (roce-doctor serve on %s)\n", a, b, rail,
+				number(r, "gbps"), number(r, "floor_gbps"), a, dev, dev, peer, b);
+		}
 		else
 			fprintf(out, "  %s -> %s, %s%s: %s\n", a, b, rail, integer(r, "attempts") == 2 ? " (retried)" : "",
 				text(r, "why"));
