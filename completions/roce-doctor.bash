@@ -152,7 +152,8 @@ _roce_doctor_words_of()
 		bw) compgen -W "--op --bidir --size --sweep --iters --duration --qps --qps-sweep --tx-depth --inline --wait --expect-gbps \
 			--expect-link-pct --device --gid-index --mtu --port --timeout --secret-file --format --no-verify $_roce_doctor_common" -- "$cur" ;;
 		mesh) compgen -W "--plan --plan-kind --rails --seconds --dry-run --rank --size --rendezvous --root --from \
-			$_roce_doctor_quiet" -- "$cur" ;;
+			--message-size --expect-gbps --expect-link-pct --time-limit --register-timeout --serve-port --plot \
+			--timeout --secret-file $_roce_doctor_quiet" -- "$cur" ;;
 		lat) compgen -W "--size --sweep --iters --inline --device --gid-index --mtu --port --timeout --secret-file --format --no-verify \
 			$_roce_doctor_common" -- "$cur" ;;
 	esac

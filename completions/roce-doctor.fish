@@ -151,9 +151,9 @@ complete -c $c -n '__roce_doctor_using check nccl-env' -l master-port -x -d "tor
 complete -c $c -n '__roce_doctor_using check nccl-env' -l peer-fixture -x -a '(__fish_complete_directories)' -d 'For tests: the peer from DIR'
 complete -c $c -n '__roce_doctor_using nccl-env' -l format -x -a 'sh env json docker k8s' -d 'Output format'
 complete -c $c -n '__roce_doctor_using nccl-env' -l socket-if -x -a '(__roce_doctor_netdevs)' -d "Interface for NCCL's bootstrap socket"
-complete -c $c -n '__roce_doctor_using check nccl-env bw lat' -l timeout -x -d 'Give up after S seconds without an answer'
+complete -c $c -n '__roce_doctor_using check nccl-env bw lat mesh' -l timeout -x -d 'Give up after S seconds without an answer'
 complete -c $c -n '__roce_doctor_using check bw lat' -l format -x -a 'text json junit prometheus' -d 'Output format'
-complete -c $c -n '__roce_doctor_using check nccl-env serve bw lat' -l secret-file -r -F -d 'A secret shared with the serve (mode 600)'
+complete -c $c -n '__roce_doctor_using check nccl-env serve bw lat mesh' -l secret-file -r -F -d 'A secret shared with the serve (mode 600)'
 
 # nccl, snapshot, compare
 complete -c $c -n '__roce_doctor_using gid nccl-env nccl' -l nccl-version -x -d 'Advise for this NCCL version (X.Y.Z)'
@@ -179,6 +179,13 @@ complete -c $c -n '__roce_doctor_using mesh' -l dry-run -d 'Inside a launcher: r
 complete -c $c -n '__roce_doctor_using mesh' -l rank -x -d "This node's rank"
 complete -c $c -n '__roce_doctor_using mesh' -l size -x -d 'The number of nodes'
 complete -c $c -n '__roce_doctor_using mesh' -l rendezvous -x -a '(__fish_print_hostnames)' -d "Rank 0's host"
+complete -c $c -n '__roce_doctor_using mesh' -l message-size -x -d "bw's message size per test"
+complete -c $c -n '__roce_doctor_using mesh' -l expect-gbps -x -d 'A link is odd below N Gb/s'
+complete -c $c -n '__roce_doctor_using mesh' -l expect-link-pct -x -d 'A link is odd below P% of its link rate'
+complete -c $c -n '__roce_doctor_using mesh' -l time-limit -x -d 'Stop before a round that would pass S seconds'
+complete -c $c -n '__roce_doctor_using mesh' -l register-timeout -x -d 'How long rank 0 waits for every rank'
+complete -c $c -n '__roce_doctor_using mesh' -l serve-port -x -d "TCP port of this node's serve"
+complete -c $c -n '__roce_doctor_using mesh' -l plot -r -F -d 'Write the matrix per rail as an SVG heatmap'
 
 # serve, bw, lat
 complete -c $c -n '__roce_doctor_using serve bw lat' -s d -l device -x -a '(__roce_doctor_devices)' -d 'Local RDMA port'

@@ -25,7 +25,7 @@ static const struct command commands[] = {
 	{ "bw", "RDMA bandwidth to a serve, data checked (ib_write_bw built in)", cmd_bw },
 	{ "lat", "RDMA-write ping-pong latency to a serve (ib_write_lat built in)", cmd_lat },
 	{ "counters", "NIC counters that moved, by meaning: loss, ECN, PFC, receiver buffers", cmd_counters },
-	{ "mesh", "Every pair's bandwidth across a job's nodes: the plan (--plan N, --dry-run)", cmd_mesh },
+	{ "mesh", "Every pair's bandwidth across a job's nodes, run by its launcher (--plan N: the plan)", cmd_mesh },
 };
 
 static const struct command *find_command(const char *name)

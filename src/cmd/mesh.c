@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* roce-doctor mesh: the pairwise bandwidth plan over a job's nodes. --plan N prints the plan and its time;
- * --dry-run reads the launcher's environment and prints this node's rank, size, rendezvous and the plan.
- * Running the mesh (registration with rank 0, the rounds of bw) is not built: mesh says so and exits 3. */
+/* roce-doctor mesh: every pair's bandwidth over a job's nodes. --plan N prints the plan and its time;
+ * --dry-run reads the launcher's environment and prints this node's rank, size, rendezvous and the plan;
+ * without either, the run (cmd/mesh_run.c): registration with rank 0, the rounds of bw, the answer. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "cmd/mesh_run.h"
 #include "core/mesh/launcher.h"
 #include "core/mesh/plan.h"
 #include "core/mesh/rails.h"
 #include "output/mesh_text.h"
 #include "output/render.h"
+#include "proto/wire.h"
+#include "util/byte_size.h"
 
 extern char **environ;
 
@@ -19,7 +22,9 @@ extern char **environ;
 #define MESH_JSON_SCHEDULE_NODES_MAX 256
 #define MESH_BW_SECONDS_DEFAULT 2.0   /* bw's own -D default: a mesh test is a short bw */
 
-enum { OPT_PLAN = 0x100, OPT_PLAN_KIND, OPT_RAILS, OPT_SECONDS, OPT_DRY_RUN, OPT_RANK, OPT_SIZE, OPT_RENDEZVOUS };
+enum { OPT_PLAN = 0x100, OPT_PLAN_KIND, OPT_RAILS, OPT_SECONDS, OPT_DRY_RUN, OPT_RANK, OPT_SIZE, OPT_RENDEZVOUS,
+       OPT_MESSAGE_SIZE, OPT_EXPECT_GBPS, OPT_EXPECT_LINK_PCT, OPT_TIME_LIMIT, OPT_REGISTER_TIMEOUT, OPT_SERVE_PORT,
+       OPT_PLOT };
 
 struct mesh_args {
 	long plan;                   /* --plan N; -1 when not given */
@@ -28,6 +33,9 @@ struct mesh_args {
 	double seconds;
 	bool dry_run;
 	struct mesh_options launch;
+	struct mesh_run_args run;
+	char rendezvous_host[256];
+	bool run_option;              /* an option only a run takes was given */
 };
 
 static const struct argp_option mesh_options[] = {
@@ -41,7 +49,18 @@ static const struct argp_option mesh_options[] = {
 	  "rendezvous and the plan; run nothing", 0 },
 	{ "rank", OPT_RANK, "N", 0, "This node's rank (with --size and --rendezvous: pdsh, or no launcher)", 0 },
 	{ "size", OPT_SIZE, "N", 0, "The number of nodes", 0 },
-	{ "rendezvous", OPT_RENDEZVOUS, "HOST", 0, "Rank 0's host (over MASTER_ADDR or SLURM_NODELIST's first)", 0 },
+	{ "rendezvous", OPT_RENDEZVOUS, "HOST[:PORT]", 0, "Rank 0's host (over MASTER_ADDR or SLURM_NODELIST's "
+	  "first) and the TCP port the ranks register on (default 18517)", 0 },
+	{ "message-size", OPT_MESSAGE_SIZE, "BYTES", 0, "bw's message size per test (bw's -s; default 64K)", 0 },
+	{ "expect-gbps", OPT_EXPECT_GBPS, "N", 0, "A link is odd below N Gb/s (default: below the median of its rail "
+	  "- 3 x MAD and below 90% of it)", 0 },
+	{ "expect-link-pct", OPT_EXPECT_LINK_PCT, "P", 0, "A link is odd below P% of its port's link rate", 0 },
+	{ "time-limit", OPT_TIME_LIMIT, "S", 0, "Stop before a round that would end past S seconds; the pairs left "
+	  "are listed as not measured", 0 },
+	{ "register-timeout", OPT_REGISTER_TIMEOUT, "S", 0, "Rank 0 waits S seconds for every rank to register, then "
+	  "goes on without the missing (default 60); the others try to reach rank 0 as long", 0 },
+	{ "serve-port", OPT_SERVE_PORT, "N", 0, "TCP port of this node's serve (default 18516; 0: a free one)", 0 },
+	{ "plot", OPT_PLOT, "FILE", 0, "Rank 0 writes the N x N matrix per rail as an SVG heatmap, odd cells marked", 0 },
 	{ 0 }
 };
 
@@ -57,9 +76,43 @@ static long parse_whole(const struct argp_state *state, const char *option, cons
 	return v;
 }
 
+static double parse_positive(const struct argp_state *state, const char *option, const char *arg, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !(v > 0) || v > max)
+		argp_error(state, "bad %s '%s': expected a number more than 0 and at most %g", option, arg, max);
+	return v;
+}
+
+/* HOST, HOST:PORT or [V6]:PORT; a bare IPv6 address (several colons) is a host. */
+static void parse_rendezvous(const struct argp_state *state, const char *arg, struct mesh_args *a)
+{
+	const char *colon = strrchr(arg, ':'), *host = arg;
+	size_t len = strlen(arg);
+
+	if (colon && (arg[0] == '[' ? colon > arg && colon[-1] == ']' : strchr(arg, ':') == colon)) {
+		a->run.rendezvous_port = (unsigned)parse_count(state, "--rendezvous port", colon + 1, 1, 65535);
+		len = (size_t)(colon - arg);
+		if (arg[0] == '[') {
+			host = arg + 1;
+			len -= 2;
+		}
+	}
+	if (len == 0 || len >= sizeof(a->rendezvous_host))
+		argp_error(state, "bad --rendezvous '%s': expected HOST or HOST:PORT, rank 0's host", arg);
+	memcpy(a->rendezvous_host, host, len);
+	a->rendezvous_host[len] = '\0';
+	a->launch.rendezvous = a->rendezvous_host;
+}
+
 static error_t parse_mesh(int key, char *arg, struct argp_state *state)
 {
 	struct mesh_args *a = state->input;
+	uint64_t bytes;
 	char *end;
 
 	switch (key) {
@@ -89,7 +142,37 @@ static error_t parse_mesh(int key, char *arg, struct argp_state *state)
 		a->launch.size = parse_whole(state, "--size", arg, MESH_NODES_MAX);
 		return 0;
 	case OPT_RENDEZVOUS:
-		a->launch.rendezvous = arg;
+		parse_rendezvous(state, arg, a);
+		return 0;
+	case OPT_MESSAGE_SIZE:
+		if (byte_size_parse(arg, 8u << 20, &bytes) < 0 || bytes == 0)
+			argp_error(state, "bad --message-size '%s': expected 1 B to 8M (4096, 64K, 1M)", arg);
+		a->run.bytes = (uint32_t)bytes;
+		a->run_option = true;
+		return 0;
+	case OPT_EXPECT_GBPS:
+		a->run.expect_gbps = parse_positive(state, "--expect-gbps", arg, 100000);
+		a->run_option = true;
+		return 0;
+	case OPT_EXPECT_LINK_PCT:
+		a->run.expect_link_pct = parse_positive(state, "--expect-link-pct", arg, 100);
+		a->run_option = true;
+		return 0;
+	case OPT_TIME_LIMIT:
+		a->run.time_limit = parse_positive(state, "--time-limit", arg, 7 * 86400);
+		a->run_option = true;
+		return 0;
+	case OPT_REGISTER_TIMEOUT:
+		a->run.register_timeout_s = (unsigned)parse_count(state, "--register-timeout", arg, 1, 3600);
+		a->run_option = true;
+		return 0;
+	case OPT_SERVE_PORT:
+		a->run.serve_port = (unsigned)parse_count(state, "--serve-port", arg, 0, 65535);
+		a->run_option = true;
+		return 0;
+	case OPT_PLOT:
+		a->run.plot = arg;
+		a->run_option = true;
 		return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
@@ -97,8 +180,13 @@ static error_t parse_mesh(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (a->plan >= 0 && a->dry_run)
 			argp_error(state, "--plan and --dry-run exclude each other: --dry-run takes N from the launcher");
-		if (!a->dry_run && (a->launch.rank >= 0 || a->launch.size >= 0 || a->launch.rendezvous))
-			argp_error(state, "--rank, --size and --rendezvous go with --dry-run");
+		if (a->plan >= 0 && (a->launch.rank >= 0 || a->launch.size >= 0 || a->launch.rendezvous))
+			argp_error(state, "--rank, --size and --rendezvous go with a run or --dry-run, not --plan");
+		if ((a->plan >= 0 || a->dry_run) && a->run_option)
+			argp_error(state, "--message-size, --expect-gbps, --expect-link-pct, --time-limit, --register-timeout, "
+				   "--serve-port and --plot go with a run, not --plan or --dry-run");
+		if (a->plan < 0 && !a->dry_run && a->rails)
+			argp_error(state, "--rails goes with --plan or --dry-run: a run plans from each node's own rails");
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -111,10 +199,14 @@ static const struct argp mesh_argp = {
 	"the plan (rounds of disjoint pairs, so no NIC is in two tests at once) and its estimated time: rounds x "
 	"(bw's seconds + a 3 s setup measured on the Soft-RoCE VM pair). --dry-run reads rank, size and rank 0's "
 	"host from srun (SLURM_PROCID, SLURM_NTASKS, SLURM_NODELIST), mpirun (OMPI_COMM_WORLD_*, PMI_*), torchrun "
-	"(RANK, WORLD_SIZE, MASTER_ADDR) or --rank/--size/--rendezvous, and prints them with the plan. Running the "
-	"mesh is not built yet.\vExit status: 0 when the plan is printed, 3 without --plan or --dry-run (running the "
-	"mesh is not built yet) or when this host cannot be read, 64 for usage errors and a launcher's environment "
-	"that is half there. docs/mesh.md gives the times at 8 to 4096 nodes.",
+	"(RANK, WORLD_SIZE, MASTER_ADDR) or --rank/--size/--rendezvous, and prints them with the plan. Without "
+	"either, the run: each node starts its serve and registers with rank 0, rank 0 drives the rounds (a short "
+	"bw per pair and rail, a failed one retried once) and prints the answer: the verdict, odd links, suspect "
+	"nodes, nodes missing, the matrix per rail.\vExit status: 0 when the plan is printed, or (rank 0) every pair "
+	"measured and none odd; 1 (rank 0) for odd links, failed pairs, nodes missing or pairs not measured; other "
+	"ranks 0 when they did their part; 3 when this host cannot be read, rank 0 cannot listen, or a rank cannot "
+	"reach rank 0; 64 for usage errors and a launcher's environment that is half there. docs/mesh.md gives the "
+	"times at 8 to 4096 nodes.",
 	NULL, NULL, NULL,
 };
 
@@ -236,22 +328,42 @@ static int dry_run(struct app *app, const struct mesh_args *a, json_t **doc, str
 	return EXIT_OK;
 }
 
+/* The run: the launcher's view, then this rank's part. */
+static int run(struct app *app, struct mesh_args *a)
+{
+	struct mesh_launch l;
+	char why[600];
+	int code;
+
+	if (mesh_launch_read(environ, &a->launch, &l, why, sizeof(why)) < 0) {
+		fprintf(stderr, "roce-doctor: mesh: %s\n", why);
+		notes_free(&l.warnings);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < l.warnings.count; i++)
+		fprintf(stderr, "roce-doctor: warning: %s\n", l.warnings.items[i]);
+	a->run.kind = a->kind;
+	a->run.seconds = a->seconds > 0 ? a->seconds : MESH_BW_SECONDS_DEFAULT;
+	code = mesh_run(app, &a->run, &l);
+	notes_free(&l.warnings);
+	return code;
+}
+
 int cmd_mesh(struct app *app, int argc, char **argv)
 {
-	struct mesh_args a = { -1, MESH_PLAN_ALL_PAIRS, 0, 0, false, { -1, -1, NULL } };
+	struct mesh_args a = { .plan = -1, .kind = MESH_PLAN_ALL_PAIRS, .launch = { -1, -1, NULL },
+			       .run = { .bytes = 65536, .register_timeout_s = MESH_REGISTER_TIMEOUT_S,
+					.serve_port = PROTO_DEFAULT_PORT, .rendezvous_port = MESH_RENDEZVOUS_PORT } };
 	struct notes warnings = { 0 };
 	json_t *doc = NULL;
 	int code;
 
-	if (command_parse(&mesh_argp, COMMON_ROOT | COMMON_FROM, argc, argv, &a, app) != 0)
+	if (command_parse(&mesh_argp, COMMON_ROOT | COMMON_FROM | COMMON_TIMEOUT | COMMON_SECRET, argc, argv, &a, app) != 0)
 		return EXIT_USAGE;
 	if (app_layout_needs_json(app, "mesh", app->json, false) != EXIT_OK)
 		return EXIT_USAGE;
-	if (a.plan < 0 && !a.dry_run) {
-		fprintf(stderr, "roce-doctor: mesh: running the mesh is not built yet: `mesh --plan N` prints a plan, "
-			"`mesh --dry-run` inside a launcher shows what each node would do\n");
-		return EXIT_CANNOT_RUN;
-	}
+	if (a.plan < 0 && !a.dry_run)
+		return run(app, &a);
 	if (a.dry_run) {
 		code = dry_run(app, &a, &doc, &warnings);
 		if (code != EXIT_OK) {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # roce-doctor mesh --plan and --dry-run: the plans' rounds and times for a few N, the mesh-plan/v1 document,
 # each launcher's environment through env -i (so nothing of the runner's own leaks in), the half-there ones,
-# bad input, and mesh without --plan/--dry-run saying the run is not built (exit 3).
+# bad input, and mesh without --plan/--dry-run outside any launcher (exit 64).
 #   mesh_test.sh ROCE_DOCTOR FIXTURES
 set -u
 BIN=$1 FIX=$2
@@ -64,9 +64,10 @@ bad "--plan-kind star" 64 "bad --plan-kind 'star': expected all-pairs, ring or r
 bad "--rails 0" 64 "bad --rails '0'" -- mesh --plan 4 --rails 0
 bad "--seconds 0" 64 "bad --seconds '0'" -- mesh --plan 4 --seconds 0
 bad "--plan with --dry-run" 64 '--plan and --dry-run exclude each other' -- mesh --plan 4 --dry-run
-bad "--rank without --dry-run" 64 '--rank, --size and --rendezvous go with --dry-run' -- mesh --plan 4 --rank 1
-bad "mesh alone: running it is not built yet, exit 3" 3 '^roce-doctor: mesh: running the mesh is not built yet' -- mesh
-[ "$(wc -l < "$err")" -eq 1 ]; result "mesh alone: one line" $?
+bad "--rank with --plan" 64 '--rank, --size and --rendezvous go with a run or --dry-run, not --plan' -- mesh --plan 4 --rank 1
+run_env -- mesh
+[ "$rc" -eq 64 ] && grep -q "^roce-doctor: mesh: no launcher's environment" "$err" && [ "$(wc -l < "$err")" -eq 1 ]
+result "mesh alone, outside a launcher: one line, exit 64 (tests/cli/mesh_run_test.sh runs it)" $?
 
 # ---- --dry-run under each launcher ----
 run_env SLURM_PROCID=2 SLURM_NTASKS=4 SLURM_NNODES=4 'SLURM_NODELIST=node[01-03],gpu7' -- --root "$T" mesh --dry-run

@@ -5,6 +5,23 @@
 #include <string.h>
 
 #include "core/mesh/rails.h"
+#include "util/gidaddr.h"
+
+/* The address a peer's bw reaches this rail at: IPv4 first, as RoCE v2 fabrics mostly run it. */
+static void rail_address(const struct host *host, const char *netdev, char *out)
+{
+	const struct netdev *nd = netdev[0] ? host_find_netdev(host, netdev) : NULL;
+	const struct ip_address *pick = NULL;
+
+	out[0] = '\0';
+	for (size_t i = 0; nd && i < nd->addr_count; i++)
+		if (gid_is_link_local(&nd->addrs[i].addr))
+			continue;   /* fe80:: needs a scope a peer cannot name */
+		else if (!pick || (nd->addrs[i].family == AF_INET && pick->family != AF_INET))
+			pick = &nd->addrs[i];
+	if (pick)
+		gid_format_ip(&pick->addr, out);
+}
 
 static int rail_order(const void *x, const void *y)
 {
@@ -33,6 +50,8 @@ size_t mesh_rails_of_host(const struct host *host, struct mesh_rail *out, size_t
 			snprintf(tmp[n].device, sizeof(tmp[n].device), "%s", host->devices[d].name);
 			tmp[n].port = port->num;
 			snprintf(tmp[n].netdev, sizeof(tmp[n].netdev), "%s", port->netdev);
+			rail_address(host, port->netdev, tmp[n].address);
+			tmp[n].link_gbps = port->rate_gbps;
 			n++;
 		}
 	qsort(tmp, n, sizeof(*tmp), rail_order);

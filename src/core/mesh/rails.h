@@ -12,6 +12,8 @@ struct mesh_rail {
 	char device[64];
 	unsigned port;
 	char netdev[IF_NAMESIZE];   /* "" when the model names none */
+	char address[64];           /* the netdev's first IPv4 address, else its first IPv6 one; "" none known */
+	double link_gbps;           /* 0 unknown */
 };
 
 /* The host's rails into out (room for max), in rail order; returns how many (at most max). */
