@@ -12,7 +12,7 @@
 #include "core/log/log_line.h"
 #include "core/log/log_ranks.h"
 
-#define GROUPS 5   /* the whole match and {1}..{4} */
+#define GROUPS LOG_MEMO_GROUPS   /* the whole match and {1}..{4} */
 
 int log_scan_init(struct log_scan *scan)
 {
@@ -20,9 +20,14 @@ int log_scan_init(struct log_scan *scan)
 	scan->compiled = calloc(log_pattern_count, sizeof(*scan->compiled));
 	scan->has_regex = calloc(log_pattern_count, sizeof(*scan->has_regex));
 	scan->hits = calloc(log_pattern_count + log_cause_count, sizeof(*scan->hits));
+	scan->found = calloc(log_pattern_count, sizeof(*scan->found));
 	scan->until = calloc(log_pattern_count, sizeof(*scan->until));
 	scan->has_until = calloc(log_pattern_count, sizeof(*scan->has_until));
-	if (!scan->compiled || !scan->has_regex || !scan->hits || !scan->until || !scan->has_until) {
+	if (!scan->compiled || !scan->has_regex || !scan->hits || !scan->found || !scan->until || !scan->has_until) {
+		log_scan_free(scan);
+		return -ENOMEM;
+	}
+	if (log_needles_init(&scan->needles, log_patterns, log_pattern_count) < 0 || log_memo_init(&scan->memo) < 0) {
 		log_scan_free(scan);
 		return -ENOMEM;
 	}
@@ -53,6 +58,10 @@ void log_scan_free(struct log_scan *scan)
 	for (size_t i = 0; scan->has_until && i < log_pattern_count; i++)
 		if (scan->has_until[i])
 			regfree(&scan->until[i]);
+	log_needles_free(&scan->needles);
+	log_memo_free(&scan->memo);
+	free(scan->found);
+	scan->found = NULL;
 	free(scan->compiled);
 	free(scan->has_regex);
 	free(scan->hits);
@@ -194,37 +203,68 @@ static bool clears_suspect(const struct log_scan *scan, const char *text)
 	return scan->has_until[row] && regexec(&scan->until[row], text, 0, NULL, 0) == 0;
 }
 
+/* The rows that match the message text[0..len) (NUL-terminated, no NUL inside), in table order, into
+ * scan->found: every fact row, and the first problem row (the most specific: a line gives one problem). A
+ * function of the text alone, which is what lets log_memo keep it. The needle filter has read the text. */
+static size_t rows_matching(struct log_scan *scan, const char *text)
+{
+	bool problem = false;
+	size_t count = 0;
+
+	for (size_t i = 0; i < log_pattern_count; i++) {
+		struct log_match *m = &scan->found[count];
+		bool is_problem = log_patterns[i].severity > SEVERITY_INFO;
+
+		if ((is_problem && problem) || !log_needles_row_found(&scan->needles, i))
+			continue;
+		if (scan->has_regex[i]) {
+			if (regexec(&scan->compiled[i], text, GROUPS, m->groups, 0) != 0)
+				continue;
+		} else {
+			for (size_t g = 0; g < GROUPS; g++)
+				m->groups[g].rm_so = m->groups[g].rm_eo = -1;
+		}
+		m->row = i;
+		count++;
+		problem = problem || is_problem;
+	}
+	return count;
+}
+
 /* Whether any row matched the message text[0..len) (NUL-terminated, no NUL inside). */
 static bool match_line(struct log_scan *scan, const char *text, size_t len)
 {
-	bool recognised = false, problem = false;
+	bool recognised = false;
+	const struct log_match *found;
+	size_t count;
+	uint64_t hash = 0;
 
 	if (scan->suspect && clears_suspect(scan, text)) {
 		scan->suspect = false;
 		recognised = true;
 	}
-	for (size_t i = 0; i < log_pattern_count; i++) {
-		const struct log_pattern *p = &log_patterns[i];
-		regmatch_t groups[GROUPS];
+	/* Most lines hold no needle: those are answered by the needle filter alone, with no hash. */
+	log_needles_find(&scan->needles, text, len);
+	if (!log_needles_any(&scan->needles))
+		return recognised;
+	hash = log_memo_hash(text, len);
+	found = log_memo_get(&scan->memo, hash, text, len, &count);
+	if (!found) {
+		count = rows_matching(scan, text);
+		found = scan->found;
+		log_memo_put(&scan->memo, hash, text, len, found, count);
+	}
+	for (size_t k = 0; k < count; k++) {
+		const struct log_pattern *p = &log_patterns[found[k].row];
 		bool is_problem = p->severity > SEVERITY_INFO;
 
-		if ((is_problem && problem) || !memmem(text, len, p->needle, strlen(p->needle)))
-			continue;
-		if (scan->has_regex[i]) {
-			if (regexec(&scan->compiled[i], text, GROUPS, groups, 0) != 0)
-				continue;
-		} else {
-			for (size_t g = 0; g < GROUPS; g++)
-				groups[g].rm_so = groups[g].rm_eo = -1;
-		}
 		recognised = true;
 		if (p->fact)
-			add_fact(scan, p, text, groups);
-		if (is_problem && scan->has_until[i])
-			add_suspect(scan, p, text, len, groups);
+			add_fact(scan, p, text, found[k].groups);
+		if (is_problem && scan->has_until[found[k].row])
+			add_suspect(scan, p, text, len, found[k].groups);
 		else if (is_problem)
-			add_problem(scan, p, text, len, groups);
-		problem = problem || is_problem;   /* one problem per line: the most specific row, listed first */
+			add_problem(scan, p, text, len, found[k].groups);
 	}
 	return recognised;
 }
