@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LOG_MEMO_SLOTS 2048     /* direct-mapped by a hash of the text */
+#define LOG_MEMO_SLOTS 8192     /* direct-mapped by a hash of the text */
 #define LOG_MEMO_TEXT 320       /* longer messages are matched every time */
 #define LOG_MEMO_MATCHES 4      /* rows one text may match and still be kept */
 #define LOG_MEMO_GROUPS 5       /* the whole match and {1}..{4} */

@@ -4,6 +4,7 @@
 #include "core/log/log_scan.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,18 +270,49 @@ static bool match_line(struct log_scan *scan, const char *text, size_t len)
 	return recognised;
 }
 
+/* Whether s[0..len) holds a byte below 0x20 or 0x7f, eight bytes at a time (a byte b < 0x20 makes
+ * (b - 0x20) & ~b & 0x80 non-zero; 0x7f is the zero byte of b ^ 0x7f). */
+static bool has_control(const char *s, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w, d;
+
+		memcpy(&w, s + i, sizeof(w));
+		d = w ^ (ones * 0x7f);
+		if (((w - ones * 0x20) & ~w & highs) || ((d - ones) & ~d & highs))
+			return true;
+	}
+	for (; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return true;
+	return false;
+}
+
+static bool only_spaces(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != ' ')
+			return false;
+	return true;
+}
+
 static void end_line(struct log_scan *scan)
 {
 	char *line = scan->line;
 	size_t len = scan->len, at;
-	bool binary = false, blank = true;
+	bool binary = false, blank = true, control;
 
 	scan->lines++;
 	if (scan->overflow)
 		scan->truncated++;
 	if (len && line[len - 1] == '\r')
 		len--;
-	for (size_t i = 0; i < len; i++) {
+	/* nearly every line has no byte below 0x20: only those that do are looked at byte by byte */
+	control = has_control(line, len);
+	for (size_t i = 0; control && i < len; i++) {
 		unsigned char c = (unsigned char)line[i];
 
 		/* regexec and strstr stop at NUL: it would hide the rest of the line */
@@ -292,6 +324,8 @@ static void end_line(struct log_scan *scan)
 		if (c != ' ' && c != '\t')
 			blank = false;
 	}
+	if (!control)
+		blank = only_spaces(line, len);
 	line[len] = '\0';
 	if (binary)
 		scan->binary++;
