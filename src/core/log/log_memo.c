@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-int log_memo_init(struct log_memo *memo)
+int log_memo_init(struct log_memo *memo, size_t count)
 {
-	memo->slots = calloc(LOG_MEMO_SLOTS, sizeof(*memo->slots));
+	memo->slots = calloc(count, sizeof(*memo->slots));
+	memo->count = memo->slots ? count : 0;
 	return memo->slots ? 0 : -ENOMEM;
 }
 
@@ -17,6 +18,7 @@ void log_memo_free(struct log_memo *memo)
 {
 	free(memo->slots);
 	memo->slots = NULL;
+	memo->count = 0;
 }
 
 /* FNV-1a over eight bytes at a time: the hash is read for each line that holds a needle */
@@ -39,15 +41,18 @@ uint64_t log_memo_hash(const char *text, size_t len)
 
 static struct log_memo_slot *slot(const struct log_memo *memo, uint64_t hash)
 {
-	return &memo->slots[hash % LOG_MEMO_SLOTS];
+	return &memo->slots[hash % memo->count];
 }
 
 const struct log_match *log_memo_get(const struct log_memo *memo, uint64_t hash, const char *text, size_t len,
 				     size_t *count)
 {
-	const struct log_memo_slot *s = slot(memo, hash);
+	const struct log_memo_slot *s;
 
-	if (!memo->slots || len == 0 || len > LOG_MEMO_TEXT || s->len != len || s->hash != hash ||
+	if (!memo->slots)
+		return NULL;
+	s = slot(memo, hash);
+	if (len == 0 || len > LOG_MEMO_TEXT || s->len != len || s->hash != hash ||
 	    memcmp(s->text, text, len) != 0)
 		return NULL;
 	*count = s->count;

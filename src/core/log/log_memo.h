@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LOG_MEMO_SLOTS 8192     /* direct-mapped by a hash of the text */
+#define LOG_MEMO_SLOTS 8192     /* explain's: direct-mapped by a hash of the text (about 4 MiB when all used) */
 #define LOG_MEMO_TEXT 320       /* longer messages are matched every time */
 #define LOG_MEMO_MATCHES 4      /* rows one text may match and still be kept */
 #define LOG_MEMO_GROUPS 5       /* the whole match and {1}..{4} */
@@ -33,11 +33,12 @@ struct log_memo_slot {
 };
 
 struct log_memo {
-	struct log_memo_slot *slots;   /* LOG_MEMO_SLOTS */
+	struct log_memo_slot *slots;   /* NULL: nothing is remembered */
+	size_t count;
 };
 
-/* 0 or -ENOMEM. */
-int log_memo_init(struct log_memo *memo);
+/* count slots (LOG_MEMO_SLOTS; the tests use a few, so that texts share them). 0 or -ENOMEM. */
+int log_memo_init(struct log_memo *memo, size_t count);
 void log_memo_free(struct log_memo *memo);
 uint64_t log_memo_hash(const char *text, size_t len);
 /* The matches remembered for text[0..len) (*count of them), or NULL. */
