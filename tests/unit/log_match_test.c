@@ -2,13 +2,15 @@
 /* explain's fast paths give the answers of the slow ones: the one-pass needle filter says what memmem says
  * for every row on every line of tests/logs and on crafted edges, and the match memo changes no fact, no
  * finding and no count of any log of tests/logs (each read with the memo and without it, and twice in a row,
- * so that the second reading is answered from the memo).
+ * so that the second reading is answered from the memo); nor do the kept answers of the walk over a job's
+ * ranks change which rank a line is put to.
  *   log_match_test LOGS_DIR */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/log/log_needles.h"
+#include "core/log/log_ranks.h"
 #include "core/log/log_scan.h"
 #include "tap.h"
 
@@ -211,6 +213,97 @@ static void log_memo_changes_nothing_on_any_log(void)
 	CHECK(path_count > 0 && differ == 0);
 }
 
+/* Whether two jobs' ranks are the same: hosts, ranks, pids, files, lines, first failures. */
+static bool same_ranks(const struct log_ranks *a, const struct log_ranks *b)
+{
+	if (a->count != b->count || a->cut_lines != b->cut_lines || a->first != b->first)
+		return false;
+	for (size_t i = 0; i < a->count; i++) {
+		const struct log_rank *x = &a->items[i], *y = &b->items[i];
+
+		if (strcmp(x->host, y->host) != 0 || x->rank != y->rank || x->pid != y->pid || x->file != y->file ||
+		    x->lines != y->lines || x->failure != y->failure || x->failure_line != y->failure_line)
+			return false;
+	}
+	return true;
+}
+
+/* One line of a job of 90 ranks whose labels name them in part and in changing ways, so that ranks merge and
+ * walks' answers change: torchrun's, NCCL's alone, srun's, pdsh's host, both, none; the host not always the
+ * rank's own. */
+static void job_line(char *line, size_t size, int n)
+{
+	int r = rand() % 90, node = rand() % 3 ? r / 8 : rand() % 12, how = rand() % 7;
+
+	if (how == 0)
+		snprintf(line, size, "[rank%d]:node-%d:%d:%d [0] NCCL INFO NET/IB : No device found.\n", r, node,
+			 1000 + r, 2000 + r);
+	else if (how == 1)
+		snprintf(line, size, "node-%d:%d:%d [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n", node,
+			 1000 + r, 2000 + r);
+	else if (how == 2)
+		snprintf(line, size, "%d: Traceback (most recent call last):\n", r);
+	else if (how == 3)
+		snprintf(line, size, "[rank%d]: RuntimeError: NCCL error\n", r);
+	else if (how == 4)
+		snprintf(line, size, "node-%d: Couldn't connect to node-%d:18515\n", node, r);
+	else if (how == 5)
+		snprintf(line, size, "node-%d: node-%d:%d:%d [1] NCCL INFO NCCL version 2.%d.3\n", node, rand() % 12,
+			 1000 + r, 2000 + r, 18 + rand() % 3);
+	else
+		snprintf(line, size, "    at frame %d\n", n);
+}
+
+/* Every log of tests/logs as one job's files, then ten files of job_line's; with the kept walks (walks) or
+ * without. */
+static void read_job(struct log_scan *scan, struct log_ranks *ranks, bool walks)
+{
+	char line[256];
+
+	CHECK(log_scan_init(scan) == 0 && log_ranks_init(ranks) == 0);
+	if (!walks) {
+		free(ranks->walks);
+		ranks->walks = NULL;
+	}
+	scan->ranks = ranks;
+	for (size_t p = 0; p < path_count; p++) {
+		size_t len;
+		char *buf = slurp(paths[p], &len);
+
+		log_ranks_file(ranks, paths[p], scan->lines);
+		scan->line_base = scan->lines;
+		if (buf)
+			log_scan_feed(scan, buf, len);
+		log_scan_end_file(scan);
+		free(buf);
+	}
+	srand(30);
+	for (int n = 0; n < 60000; n++) {
+		if (n % 6000 == 0) {
+			snprintf(line, sizeof(line), "job-%d.log", n / 6000);
+			log_ranks_file(ranks, line, scan->lines);
+			scan->line_base = scan->lines;
+		}
+		job_line(line, sizeof(line), n);
+		log_scan_feed(scan, line, strlen(line));
+	}
+	log_scan_finish(scan);
+}
+
+static void log_ranks_kept_walks_change_nothing(void)
+{
+	struct log_ranks with, without;
+	struct log_scan a, b;
+
+	read_job(&a, &with, true);
+	read_job(&b, &without, false);
+	CHECK(with.count > 100 && same_ranks(&with, &without) && same_scan(&a, &b));
+	log_ranks_free(&with);
+	log_ranks_free(&without);
+	log_scan_free(&a);
+	log_scan_free(&b);
+}
+
 int main(int argc, char **argv)
 {
 	logs_dir = argc > 1 ? argv[1] : "tests/logs";
@@ -218,6 +311,7 @@ int main(int argc, char **argv)
 	RUN(log_needles_answer_as_memmem_on_every_line);
 	RUN(log_needles_answer_as_memmem_on_edges);
 	RUN(log_memo_changes_nothing_on_any_log);
+	RUN(log_ranks_kept_walks_change_nothing);
 	for (size_t i = 0; i < path_count; i++)
 		free(paths[i]);
 	TAP_DONE();
