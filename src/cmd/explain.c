@@ -71,7 +71,8 @@ static const struct argp explain_argp = {
 	"(NCCL's host:pid prefix, torchrun's [rank3]: or [default3]:, mpirun's [1,3]<stderr>:, srun's 3: and "
 	"pdsh's node-a: labels, else the file name's number), also in one interleaved output, and the text "
 	"begins with the job's first failure: its host, rank, file, line and time, the peer and HCA its line "
-	"names, and its cause; each problem lists the ranks that showed it.\v"
+	"names, and its cause; each problem lists the ranks that showed it. On a terminal, an input over 100 MB "
+	"shows its progress on stderr.\v"
 	"Exit status: 0 when nothing is worse than info, 1 when the worst is warn, 2 when the worst is fail (with "
 	"--with-check, of the log and this host's check together), 3 when the log cannot be read (corrupt or cut "
 	"short too), is binary or is empty, 64 for usage errors.",
