@@ -129,7 +129,7 @@ static void log_needles_answer_as_memmem_on_edges(void)
 	};
 	static const char *const texts[] = {
 		"", "a", "ab", "abc", "abcd", "abcde", "xabcdex", "zzzabcd", "abcabcx", "NET/I", "NET/IB", "bcd",
-		"abcdabcde", "\xff\xfe" "abcd", "NET/IBNET/IB",
+		"abcdabcde", "\377\376abcd", "NET/IBNET/IB",
 	};
 	const size_t count = sizeof(rows) / sizeof(rows[0]);
 	struct log_needles n;
