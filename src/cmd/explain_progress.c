@@ -37,9 +37,10 @@ void explain_progress_add(struct explain_progress *p, size_t n)
 	if (p->shown && t < p->next)
 		return;
 	p->next = t + INTERVAL;
-	if (p->total)
+	if (p->total)   /* a file that grows while it is read: 100% at most */
 		fprintf(stderr, "\r\033[Kroce-doctor: explain: %s: %llu of %llu MB read (%llu%%)", p->name,
-			p->read / 1000000, p->total / 1000000, p->read * 100 / (p->read > p->total ? p->read : p->total));
+			p->read / 1000000, p->total / 1000000,
+			p->read * 100 / (p->read > p->total ? p->read : p->total));
 	else
 		fprintf(stderr, "\r\033[Kroce-doctor: explain: %s: %llu MB read", p->name, p->read / 1000000);
 	fflush(stderr);

@@ -159,8 +159,9 @@ static bool same_scan(const struct log_scan *a, const struct log_scan *b)
 	    a->facts_dropped != b->facts_dropped || a->hit_count != b->hit_count)
 		return false;
 	for (size_t i = 0; i < a->fact_count; i++)
-		if (strcmp(a->facts[i].name, b->facts[i].name) != 0 || strcmp(a->facts[i].value, b->facts[i].value) != 0 ||
-		    a->facts[i].line != b->facts[i].line || a->facts[i].count != b->facts[i].count)
+		if (strcmp(a->facts[i].name, b->facts[i].name) != 0 ||
+		    strcmp(a->facts[i].value, b->facts[i].value) != 0 || a->facts[i].line != b->facts[i].line ||
+		    a->facts[i].count != b->facts[i].count)
 			return false;
 	for (size_t i = 0; i < a->hit_count; i++) {
 		const struct log_hit *x = &a->hits[i], *y = &b->hits[i];

@@ -95,7 +95,8 @@ void log_needles_find(struct log_needles *n, const char *text, size_t len)
 		uint32_t w = load4(text + i);
 
 		for (int at = n->bucket[hash4(w)]; at >= 0; at = n->next[at])
-			if (n->head[at] == w && n->len[at] <= len - i && memcmp(text + i, n->text[at], n->len[at]) == 0) {
+			if (n->head[at] == w && n->len[at] <= len - i &&
+			    memcmp(text + i, n->text[at], n->len[at]) == 0) {
 				n->seen[at] = n->generation;
 				n->any = true;
 			}

@@ -28,7 +28,8 @@ int log_scan_init(struct log_scan *scan)
 		log_scan_free(scan);
 		return -ENOMEM;
 	}
-	if (log_needles_init(&scan->needles, log_patterns, log_pattern_count) < 0 || log_memo_init(&scan->memo, LOG_MEMO_SLOTS) < 0) {
+	if (log_needles_init(&scan->needles, log_patterns, log_pattern_count) < 0 ||
+	    log_memo_init(&scan->memo, LOG_MEMO_SLOTS) < 0) {
 		log_scan_free(scan);
 		return -ENOMEM;
 	}
