@@ -9,6 +9,7 @@
 
 #include "cmd/check_probe.h"
 #include "cmd/commands.h"
+#include "cmd/explain_progress.h"
 #include "cmd/explain_report.h"
 #include "core/checks.h"
 #include "core/findings_locate.h"
@@ -74,7 +75,8 @@ static const struct argp explain_argp = {
 	"names, and its cause; each problem lists the ranks that showed it. Outputs pasted in the input (mlnx_qos -i, "
 	"dcb show as text or -j, ethtool -S, rdma statistic, cma_roce_tos, sysfs values) are read as that host's QoS "
 	"settings and counters: check's qos.* rules judge them with the log's NCCL_IB_TC, and counters that moved "
-	"get their meaning.\v"
+	"get their meaning. On a terminal, an input over 100 MB "
+	"shows its progress on stderr.\v"
 	"Exit status: 0 when nothing is worse than info, 1 when the worst is warn, 2 when the worst is fail (with "
 	"--with-check, of the log and this host's check together), 3 when the log cannot be read (corrupt or cut "
 	"short too), is binary or is empty, 64 for usage errors.",
@@ -88,19 +90,24 @@ static int exit_code_of(enum severity worst)
 
 /* Streams the log, decompressed where it is compressed, through the scanner: memory stays that of one
  * chunk, the decoder's buffers and one line, whatever the size. 0, -errno, or -EBADMSG (in->why says why). */
-static int read_log(FILE *file, struct log_input *in)
+static int read_log(FILE *file, const char *name, struct log_input *in)
 {
-	static char chunk[64 * 1024];
+	/* 256 KiB: 64 KiB reads cost four times the system time of these on a big file (2 GiB: 2 s against 0.5) */
+	static char chunk[256 * 1024];
+	struct explain_progress progress;
 	size_t n;
-	int rc;
+	int rc = 0;
 
-	while ((n = fread(chunk, 1, sizeof(chunk), file)) > 0) {
+	explain_progress_start(&progress, file, name);
+	while (rc == 0 && (n = fread(chunk, 1, sizeof(chunk), file)) > 0) {
+		explain_progress_add(&progress, n);
 		rc = log_input_feed(in, chunk, n);
-		if (rc < 0)
-			return rc;
-		if (in->binary)   /* refused on its first 64 KiB: the rest need not be read */
-			return 0;
+		if (rc == 0 && in->binary)   /* refused on its first 64 KiB of text: the rest need not be read */
+			rc = 1;
 	}
+	explain_progress_end(&progress);
+	if (rc)
+		return rc < 0 ? rc : 0;
 	if (ferror(file))
 		return errno ? -errno : -EIO;
 	return log_input_finish(in);
@@ -155,7 +162,7 @@ static int read_file(const char *path, struct log_scan *scan, const char **compr
 	scan->line_base = scan->lines;
 	rc = log_input_init(&input, scan);
 	if (rc == 0)
-		rc = read_log(file, &input);
+		rc = read_log(file, name, &input);
 	if (file != stdin)
 		fclose(file);
 	if (rc == -EBADMSG)

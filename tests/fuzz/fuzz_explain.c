@@ -3,7 +3,8 @@
  * again cut into two feeds at a point the input picks; both must count the same lines, and the counts must
  * add up. The same bytes also go through the input decoder (gzip, xz, zstd or text, then the text-or-binary
  * judgement), whole and cut, which must agree on what it decoded and never crash on a damaged stream. The cut
- * reading also puts lines to ranks (log_ranks.c), which must not change what is matched and stays bounded. */
+ * reading also puts lines to ranks (log_ranks.c), which must not change what is matched and stays bounded,
+ * and it goes without the match memo and the kept rank walks, which must change nothing. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,6 +20,25 @@ static void same_counts(const struct log_scan *a, const struct log_scan *b)
 	if (a->lines != b->lines || a->recognised != b->recognised || a->truncated != b->truncated ||
 	    a->hit_count != b->hit_count || a->fact_count != b->fact_count)
 		abort();
+}
+
+/* The same problems and facts, and the same ranks with the same lines. */
+static void same_findings(const struct log_scan *a, const struct log_ranks *ra, const struct log_scan *b,
+			  const struct log_ranks *rb)
+{
+	same_counts(a, b);
+	for (size_t h = 0; h < a->hit_count; h++)
+		if (a->hits[h].pattern != b->hits[h].pattern || a->hits[h].count != b->hits[h].count ||
+		    strcmp(a->hits[h].quote, b->hits[h].quote) != 0)
+			abort();
+	for (size_t f = 0; f < a->fact_count; f++)
+		if (strcmp(a->facts[f].value, b->facts[f].value) != 0 || a->facts[f].count != b->facts[f].count)
+			abort();
+	if (ra->count != rb->count || ra->first != rb->first)
+		abort();
+	for (size_t i = 0; i < ra->count; i++)
+		if (ra->items[i].lines != rb->items[i].lines || ra->items[i].rank != rb->items[i].rank)
+			abort();
 }
 
 /* The decoder fed data[0..cut) then the rest: its result code, what it decoded and the scan's counts. */
@@ -80,15 +100,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (whole.recognised > whole.lines || whole.truncated > whole.lines ||
 	    whole.hit_count > log_pattern_count + log_cause_count || whole.fact_count > LOG_FACTS_MAX)
 		abort();
-	/* The reader is fed in chunks of any size (a pipe): a line cut between two feeds reads as one. */
+	/* The reader is fed in chunks of any size (a pipe): a line cut between two feeds reads as one. And its
+	 * fast paths answer as the slow ones: this reading has no match memo (log_memo.h) and keeps no walk's
+	 * answer over the ranks (log_ranks.h), and must find exactly what the first did. */
 	cut = size ? data[0] % (size + 1) : 0;
 	if (log_ranks_init(&ranks) == 0 && log_scan_init(&split) == 0) {
+		free(ranks.walks);
+		ranks.walks = NULL;
+		log_memo_free(&split.memo);
 		split.ranks = &ranks;
 		log_ranks_file(&ranks, "fuzz-r1.log", 0);
 		log_scan_feed(&split, (const char *)data, cut);
 		log_scan_feed(&split, (const char *)data + cut, size - cut);
 		log_scan_finish(&split);
-		same_counts(&whole, &split);
+		same_findings(&whole, &whole_ranks, &split, &ranks);
 		if (ranks.count > LOG_RANKS_MAX || ranks.first >= (long)ranks.count)
 			abort();
 		for (size_t h = 0; h < split.hit_count; h++)

@@ -38,14 +38,18 @@ static size_t iso_time(const char *s, size_t len)
 	return n;
 }
 
-/* The length of the run of bytes not in stop, within len. */
+/* The length of the run of bytes not in stop (nor NUL), within len. Not strchr per byte: this reads the
+ * start of every line of a log. */
 static size_t until(const char *s, size_t len, const char *stop)
 {
-	size_t n = 0;
-
-	while (n < len && !strchr(stop, s[n]))
-		n++;
-	return n;
+	for (size_t n = 0; n < len; n++) {
+		if (!s[n])
+			return n;
+		for (const char *t = stop; *t; t++)
+			if (*t == s[n])
+				return n;
+	}
+	return len;
 }
 
 /* The outermost prefix names the rank: "[1,3]<stdout>:[rank3]:" is rank 3 either way, and a launcher's

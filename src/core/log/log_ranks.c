@@ -36,19 +36,30 @@ int log_ranks_init(struct log_ranks *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->items = calloc(LOG_RANKS_MAX, sizeof(*r->items));
+	r->keys = calloc(LOG_RANKS_MAX, sizeof(*r->keys));
+	r->walks = calloc(LOG_RANKS_WALKS, sizeof(*r->walks));
+	r->gen = 1;
 	r->file = -1;
 	r->file_rank = -1;
 	r->file_group = -1;
 	r->file_unlabelled = -1;
 	r->current = -1;
 	r->first = -1;
-	return r->items ? 0 : -ENOMEM;
+	if (!r->items || !r->keys || !r->walks) {
+		log_ranks_free(r);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void log_ranks_free(struct log_ranks *r)
 {
 	free(r->items);
+	free(r->keys);
+	free(r->walks);
 	r->items = NULL;
+	r->keys = NULL;
+	r->walks = NULL;
 	r->count = 0;
 }
 
@@ -94,6 +105,7 @@ long log_rank_from_file_name(const char *name)
 void log_ranks_file(struct log_ranks *r, const char *name, unsigned long scan_lines)
 {
 	r->file++;
+	r->gen++;   /* a line that names nothing is the file's: walks answer anew */
 	snprintf(r->file_name, sizeof(r->file_name), "%s", name);
 	r->file_rank = log_rank_from_file_name(name);
 	r->file_start = scan_lines;
@@ -102,38 +114,65 @@ void log_ranks_file(struct log_ranks *r, const char *name, unsigned long scan_li
 	r->current = -1;
 }
 
-static bool agree(const char *a, const char *b)
+static unsigned host_hash(const char *host)
 {
-	return !a[0] || !b[0] || strcmp(a, b) == 0;
+	unsigned h = 0;
+
+	for (const char *c = host; *c; c++)
+		h = h * 31 + (unsigned char)*c;
+	return h;
 }
 
-/* Whether rank it is the one host/rank/pid (each "" / -1 / 0 when unknown) name; exact: every field the
- * line gives is the rank's too (else: none contradicts it). A line that names nothing matches by file. */
-static bool same(const struct log_ranks *r, const struct log_rank *it, const char *host, long rank, long pid,
-		 bool exact)
+/* items[i] changed its host, rank or pid (or was made): its key follows. */
+static void key_update(struct log_ranks *r, size_t i)
 {
+	const struct log_rank *it = &r->items[i];
+
+	r->gen++;
+	r->keys[i] = (struct log_rank_key){ .rank = it->rank, .pid = it->pid, .host_hash = host_hash(it->host),
+					    .has_host = it->host[0] != '\0', .file = it->file };
+}
+
+/* Whether rank i is the one host/rank/pid (each "" / -1 / 0 when unknown; hh the host's hash) name; exact:
+ * every field the line gives is the rank's too (else: none contradicts it). A line that names nothing
+ * matches by file. Host names are compared only where their hashes agree. */
+static bool same(const struct log_ranks *r, size_t i, const char *host, unsigned hh, long rank, long pid, bool exact)
+{
+	const struct log_rank_key *k = &r->keys[i];
+
 	if (!host[0] && rank < 0 && pid == 0)
-		return it->file == r->file && !it->host[0] && it->rank < 0;
+		return k->file == r->file && !k->has_host && k->rank < 0;
 	if (exact)
-		return strcmp(it->host, host) == 0 && it->rank == rank && it->pid == pid;
-	return agree(it->host, host) && (it->rank < 0 || rank < 0 || it->rank == rank) &&
-	       (it->pid == 0 || pid == 0 || it->pid == pid);
+		return k->rank == rank && k->pid == pid && k->has_host == (host[0] != '\0') && k->host_hash == hh &&
+		       strcmp(r->items[i].host, host) == 0;
+	return (k->rank < 0 || rank < 0 || k->rank == rank) && (k->pid == 0 || pid == 0 || k->pid == pid) &&
+	       (!k->has_host || !host[0] || (k->host_hash == hh && strcmp(r->items[i].host, host) == 0));
 }
 
-static long find_walk(struct log_ranks *r, const char *host, long rank, long pid)
+static long walk(struct log_ranks *r, const char *host, unsigned hh, long rank, long pid)
 {
 	struct log_rank *it;
 
 	for (int exact = 1; exact >= 0; exact--)
 		for (size_t i = 0; i < r->count; i++)
-			if (same(r, &r->items[i], host, rank, pid, exact)) {
+			if (same(r, i, host, hh, rank, pid, exact)) {
+				bool filled = false;
+
 				it = &r->items[i];
-				if (!it->host[0] && host[0])   /* what the line adds: "[rank1]:" then "vm:1069:" */
+				if (!it->host[0] && host[0]) {   /* what the line adds: "[rank1]:" then "vm:1069:" */
 					snprintf(it->host, sizeof(it->host), "%s", host);
-				if (it->rank < 0 && rank >= 0)
+					filled = true;
+				}
+				if (it->rank < 0 && rank >= 0) {
 					it->rank = rank;
-				if (!it->pid && pid)
+					filled = true;
+				}
+				if (!it->pid && pid) {
 					it->pid = pid;
+					filled = true;
+				}
+				if (filled)
+					key_update(r, i);
 				return (long)i;
 			}
 	if (r->count == LOG_RANKS_MAX)
@@ -147,7 +186,32 @@ static long find_walk(struct log_ranks *r, const char *host, long rank, long pid
 	snprintf(it->file_name, sizeof(it->file_name), "%s", r->file_name);
 	it->last_at = -1;
 	it->failure_at = -1;
+	key_update(r, r->count);
 	return (long)r->count++;
+}
+
+/* walk, answered from r->walks when no key changed since the same walk: it would find the same rank and
+ * change nothing. */
+static long find_walk(struct log_ranks *r, const char *host, unsigned hh, long rank, long pid)
+{
+	struct log_rank_walk *w;
+	unsigned long gen = r->gen;
+	long at;
+
+	if (!r->walks)   /* the tests' reference: every walk done */
+		return walk(r, host, hh, rank, pid);
+	w = &r->walks[(hh ^ (unsigned)rank * 2654435761u ^ (unsigned)pid * 40503u) % LOG_RANKS_WALKS];
+	if (w->gen == gen && w->rank == rank && w->pid == pid && strcmp(w->host, host) == 0)
+		return w->at;
+	at = walk(r, host, hh, rank, pid);
+	if (r->gen == gen && strlen(host) < sizeof(w->host)) {
+		snprintf(w->host, sizeof(w->host), "%s", host);
+		w->rank = rank;
+		w->pid = pid;
+		w->gen = gen;
+		w->at = at;
+	}
+	return at;
 }
 
 static unsigned slot(const char *host, long rank, long pid)
@@ -161,15 +225,15 @@ static unsigned slot(const char *host, long rank, long pid)
 
 static long find(struct log_ranks *r, const char *host, long rank, long pid)
 {
-	unsigned h = slot(host, rank, pid);
+	unsigned hh = host_hash(host), h = slot(host, rank, pid);
 	long at;
 
-	if (r->current >= 0 && same(r, &r->items[r->current], host, rank, pid, true))
+	if (r->current >= 0 && same(r, (size_t)r->current, host, hh, rank, pid, true))
 		return r->current;
 	/* what this key found last time, even by what the line left out ("[rank1]:" to "vm rank 1 pid 1069") */
-	if (r->recent[h] && same(r, &r->items[r->recent[h] - 1], host, rank, pid, false))
+	if (r->recent[h] && same(r, (size_t)r->recent[h] - 1, host, hh, rank, pid, false))
 		return r->recent[h] - 1;
-	at = find_walk(r, host, rank, pid);
+	at = find_walk(r, host, hh, rank, pid);
 	if (at >= 0)
 		r->recent[h] = (int)at + 1;
 	return at;
@@ -196,7 +260,9 @@ void log_ranks_line(struct log_ranks *r, const struct log_origin *o, unsigned lo
 	r->items[at].lines++;
 	if (o->at >= 0) {
 		r->items[at].last_at = o->at;
-		snprintf(r->items[at].last_time, sizeof(r->items[at].last_time), "%s", o->time);
+		/* both are char[40]: a plain copy, not snprintf, which costs more than the rest of the line */
+		_Static_assert(sizeof(r->items[at].last_time) == sizeof(o->time), "last_time holds a time");
+		memcpy(r->items[at].last_time, o->time, sizeof(o->time));
 	}
 }
 
@@ -285,8 +351,10 @@ void log_ranks_fact(struct log_ranks *r, const char *name, const char *value, un
 	if (strcmp(name, "comm_init") == 0 && it->rank < 0) {
 		const char *at = strstr(value, " rank ");
 
-		if (at && is_digit(at[6]))
+		if (at && is_digit(at[6])) {
 			it->rank = strtol(at + 6, NULL, 10);
+			key_update(r, (size_t)r->current);
+		}
 	}
 }
 

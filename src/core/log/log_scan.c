@@ -4,6 +4,7 @@
 #include "core/log/log_scan.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@
 #include "core/log/log_ranks.h"
 #include "core/log/paste_scan.h"
 
-#define GROUPS 5   /* the whole match and {1}..{4} */
+#define GROUPS LOG_MEMO_GROUPS   /* the whole match and {1}..{4} */
 
 int log_scan_init(struct log_scan *scan)
 {
@@ -22,10 +23,16 @@ int log_scan_init(struct log_scan *scan)
 	scan->compiled = calloc(log_pattern_count, sizeof(*scan->compiled));
 	scan->has_regex = calloc(log_pattern_count, sizeof(*scan->has_regex));
 	scan->hits = calloc(log_pattern_count + log_cause_count, sizeof(*scan->hits));
+	scan->found = calloc(log_pattern_count, sizeof(*scan->found));
 	scan->until = calloc(log_pattern_count, sizeof(*scan->until));
 	scan->has_until = calloc(log_pattern_count, sizeof(*scan->has_until));
-	if (!scan->compiled || !scan->has_regex || !scan->hits || !scan->until || !scan->has_until ||
+	if (!scan->compiled || !scan->has_regex || !scan->hits || !scan->found || !scan->until || !scan->has_until ||
 	    paste_scan_init(&scan->pastes) < 0) {
+		log_scan_free(scan);
+		return -ENOMEM;
+	}
+	if (log_needles_init(&scan->needles, log_patterns, log_pattern_count) < 0 ||
+	    log_memo_init(&scan->memo, LOG_MEMO_SLOTS) < 0) {
 		log_scan_free(scan);
 		return -ENOMEM;
 	}
@@ -56,6 +63,10 @@ void log_scan_free(struct log_scan *scan)
 	for (size_t i = 0; scan->has_until && i < log_pattern_count; i++)
 		if (scan->has_until[i])
 			regfree(&scan->until[i]);
+	log_needles_free(&scan->needles);
+	log_memo_free(&scan->memo);
+	free(scan->found);
+	scan->found = NULL;
 	free(scan->compiled);
 	free(scan->has_regex);
 	free(scan->hits);
@@ -226,53 +237,115 @@ static bool clears_suspect(const struct log_scan *scan, const char *text)
 	return scan->has_until[row] && regexec(&scan->until[row], text, 0, NULL, 0) == 0;
 }
 
+/* The rows that match the message text[0..len) (NUL-terminated, no NUL inside), in table order, into
+ * scan->found: every fact row, and the first problem row (the most specific: a line gives one problem). A
+ * function of the text alone, which is what lets log_memo keep it. The needle filter has read the text. */
+static size_t rows_matching(struct log_scan *scan, const char *text)
+{
+	bool problem = false;
+	size_t count = 0;
+
+	for (size_t i = 0; i < log_pattern_count; i++) {
+		struct log_match *m = &scan->found[count];
+		bool is_problem = log_patterns[i].severity > SEVERITY_INFO;
+
+		if ((is_problem && problem) || !log_needles_row_found(&scan->needles, i))
+			continue;
+		if (scan->has_regex[i]) {
+			if (regexec(&scan->compiled[i], text, GROUPS, m->groups, 0) != 0)
+				continue;
+		} else {
+			for (size_t g = 0; g < GROUPS; g++)
+				m->groups[g].rm_so = m->groups[g].rm_eo = -1;
+		}
+		m->row = i;
+		count++;
+		problem = problem || is_problem;
+	}
+	return count;
+}
+
 /* Whether any row matched the message text[0..len) (NUL-terminated, no NUL inside). */
 static bool match_line(struct log_scan *scan, const char *text, size_t len)
 {
-	bool recognised = false, problem = false;
+	bool recognised = false;
+	const struct log_match *found;
+	size_t count;
+	uint64_t hash = 0;
 
 	if (scan->suspect && clears_suspect(scan, text)) {
 		scan->suspect = false;
 		recognised = true;
 	}
-	for (size_t i = 0; i < log_pattern_count; i++) {
-		const struct log_pattern *p = &log_patterns[i];
-		regmatch_t groups[GROUPS];
+	/* Most lines hold no needle: those are answered by the needle filter alone, with no hash. */
+	log_needles_find(&scan->needles, text, len);
+	if (!log_needles_any(&scan->needles))
+		return recognised;
+	hash = log_memo_hash(text, len);
+	found = log_memo_get(&scan->memo, hash, text, len, &count);
+	if (!found) {
+		count = rows_matching(scan, text);
+		found = scan->found;
+		log_memo_put(&scan->memo, hash, text, len, found, count);
+	}
+	for (size_t k = 0; k < count; k++) {
+		const struct log_pattern *p = &log_patterns[found[k].row];
 		bool is_problem = p->severity > SEVERITY_INFO;
 
-		if ((is_problem && problem) || !memmem(text, len, p->needle, strlen(p->needle)))
-			continue;
-		if (scan->has_regex[i]) {
-			if (regexec(&scan->compiled[i], text, GROUPS, groups, 0) != 0)
-				continue;
-		} else {
-			for (size_t g = 0; g < GROUPS; g++)
-				groups[g].rm_so = groups[g].rm_eo = -1;
-		}
 		recognised = true;
 		if (p->fact)
-			add_fact(scan, p, text, groups);
-		if (is_problem && scan->has_until[i])
-			add_suspect(scan, p, text, len, groups);
+			add_fact(scan, p, text, found[k].groups);
+		if (is_problem && scan->has_until[found[k].row])
+			add_suspect(scan, p, text, len, found[k].groups);
 		else if (is_problem)
-			add_problem(scan, p, text, len, groups);
-		problem = problem || is_problem;   /* one problem per line: the most specific row, listed first */
+			add_problem(scan, p, text, len, found[k].groups);
 	}
 	return recognised;
+}
+
+/* Whether s[0..len) holds a byte below 0x20 or 0x7f, eight bytes at a time (a byte b < 0x20 makes
+ * (b - 0x20) & ~b & 0x80 non-zero; 0x7f is the zero byte of b ^ 0x7f). */
+static bool has_control(const char *s, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w, d;
+
+		memcpy(&w, s + i, sizeof(w));
+		d = w ^ (ones * 0x7f);
+		if (((w - ones * 0x20) & ~w & highs) || ((d - ones) & ~d & highs))
+			return true;
+	}
+	for (; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return true;
+	return false;
+}
+
+static bool only_spaces(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != ' ')
+			return false;
+	return true;
 }
 
 static void end_line(struct log_scan *scan)
 {
 	char *line = scan->line;
 	size_t len = scan->len, at;
-	bool binary = false, blank = true;
+	bool binary = false, blank = true, control;
 
 	scan->lines++;
 	if (scan->overflow)
 		scan->truncated++;
 	if (len && line[len - 1] == '\r')
 		len--;
-	for (size_t i = 0; i < len; i++) {
+	/* nearly every line has no byte below 0x20: only those that do are looked at byte by byte */
+	control = has_control(line, len);
+	for (size_t i = 0; control && i < len; i++) {
 		unsigned char c = (unsigned char)line[i];
 
 		/* regexec and strstr stop at NUL: it would hide the rest of the line */
@@ -284,6 +357,8 @@ static void end_line(struct log_scan *scan)
 		if (c != ' ' && c != '\t')
 			blank = false;
 	}
+	if (!control)
+		blank = only_spaces(line, len);
 	line[len] = '\0';
 	if (binary)
 		scan->binary++;

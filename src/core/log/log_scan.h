@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/log/log_memo.h"
+#include "core/log/log_needles.h"
 #include "core/log/log_patterns.h"
 
 #define LOG_LINE_MAX 4096       /* bytes of a line kept and matched; the rest is read and dropped */
@@ -43,6 +45,9 @@ struct log_hit {
 struct log_scan {
 	regex_t *compiled;            /* one per pattern row; NULL entries have no regex */
 	bool *has_regex;
+	struct log_needles needles;   /* which rows' needles a line holds, in one pass (log_needles.c) */
+	struct log_memo memo;         /* the rows each recent message text matched (log_memo.h) */
+	struct log_match *found;      /* one per row: what the line being read matched */
 	char line[LOG_LINE_MAX + 1];
 	size_t len;
 	bool pending;                 /* bytes of an unfinished line were fed */
