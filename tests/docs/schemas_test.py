@@ -5,7 +5,7 @@
 "roce-doctor/NAME/vN" literals), so a new document without a schema file fails here by name. The documents
 are every command's --json on every fixture under tests/fixtures, and --from each fixture's snapshot; compare
 of the fixtures' snapshots; explain on each log of tests/logs (each file, each directory as one job, one with
---with-check); check --peer and nccl-env --peer
+--with-check), on each paste of tests/pastes and on a log with pastes in it; check --peer and nccl-env --peer
 on tests/cli/pair_fixtures.py's pairs through --peer-fixture; mesh --plan and --dry-run; a real mesh of 3 and
 of 2 ranks on 127.0.0.1 (without RDMA its pairs fail: still a document); the event lines of a serve on
 127.0.0.1; bw and lat as tests/cli/formats_data recorded them from the VM pair (they need a live peer). Every
@@ -252,6 +252,22 @@ def check_all(scratch):
         runs.add("explain %s" % os.path.relpath(f, SRC), ["--json", "explain", f])
     for d in jobs:
         runs.add("explain %s (one job)" % os.path.relpath(d, SRC), ["--json", "explain", d])
+    # pastes: each published paste of tests/pastes, and pasted settings and counters inside a real log with
+    # NCCL's own NCCL_IB_TC line ("pastes" filled in beside the log's findings); the rdma statistic pasted
+    # again with out_of_sequence moved, so a counter worth a line is in it
+    pastes = sorted(glob.glob(os.path.join(SRC, "tests", "pastes", "*.txt")))
+    for f in pastes:
+        runs.add("explain %s" % os.path.relpath(f, SRC), ["--json", "explain", f])
+    if logs and pastes:
+        mixed = os.path.join(scratch, "mixed.log")
+        with open(mixed, "w") as out:
+            out.write(open(logs[0], errors="replace").read())
+            out.write("node-a:2071:2071 [0] NCCL INFO NCCL_IB_TC set by environment to 106.\n")
+            for f in pastes:
+                out.write(open(f, errors="replace").read())
+                if "rdma-statistic" in f:
+                    out.write(open(f).read().replace("out_of_sequence 0", "out_of_sequence 1811"))
+        runs.add("explain of a log with pastes in it", ["--json", "explain", mixed])
     # compressed: the same log through gzip and xz ("compression" is set)
     for mod, ext in (("gzip", "gz"), ("lzma", "xz")):
         if logs:
