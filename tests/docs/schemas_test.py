@@ -5,11 +5,12 @@
 "roce-doctor/NAME/vN" literals), so a new document without a schema file fails here by name. The documents
 are every command's --json on every fixture under tests/fixtures, and --from each fixture's snapshot; compare
 of the fixtures' snapshots; explain on each log of tests/logs (each file, each directory as one job, one with
---with-check); check --peer and nccl-env --peer on tests/cli/pair_fixtures.py's pairs through --peer-fixture;
-mesh --plan and --dry-run; the event lines of a serve on 127.0.0.1; bw and lat as tests/cli/formats_data
-recorded them from the VM pair (they need a live peer). Every schema file must have been exercised, and
-mutated documents (a required member removed, a member of the wrong type) must be rejected, so the schemas
-can fail. One python process runs everything; the runs go two at a time.
+--with-check), on each paste of tests/pastes and on a log with pastes in it; check --peer and nccl-env --peer
+on tests/cli/pair_fixtures.py's pairs through --peer-fixture; mesh --plan and --dry-run; a real mesh of 3 and
+of 2 ranks on 127.0.0.1 (without RDMA its pairs fail: still a document); the event lines of a serve on
+127.0.0.1; bw and lat as tests/cli/formats_data recorded them from the VM pair (they need a live peer). Every
+schema file must have been exercised, and mutated documents (a required member removed, a member of the wrong
+type) must be rejected, so the schemas can fail. One python process runs everything; the runs go two at a time.
 
 usage: schemas_test.py ROCE_DOCTOR SOURCE_ROOT"""
 import concurrent.futures
@@ -138,6 +139,39 @@ def serve_lines(scratch):
     return lines + rest.splitlines(keepends=True), None
 
 
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def mesh_run(label, size, args=()):
+    """A real mesh of SIZE ranks on 127.0.0.1 (as tests/cli/mesh_run_test.sh runs them): ranks 1.. in the
+    background, rank 0 with --json. Without an RDMA device bw fails and each pair is reported failed, which is
+    a document as valid as a measured one. Returns (label, rank 0's stdout, an error text or None)."""
+    port, env = free_port(), {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+
+    def argv(rank):
+        return [BIN, *args[:2], "mesh", "--rank", str(rank), "--size", str(size), "--rendezvous",
+                "127.0.0.1:%d" % port, "--serve-port", "0", "--seconds", "1", "--register-timeout", "20", *args[2:]]
+    others = [subprocess.Popen(argv(r), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                               stdin=subprocess.DEVNULL) for r in range(1, size)]
+    try:
+        p = subprocess.run(argv(0) + ["--json"], capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL,
+                           timeout=60)
+        out, error = p.stdout, None if p.stdout.strip() else "%s: rank 0 wrote no document: %s" \
+            % (label, p.stderr.strip()[:300])
+    except subprocess.TimeoutExpired:
+        out, error = "", "%s: rank 0 did not finish within 60 s" % label
+    for o in others:
+        try:
+            o.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            o.kill()
+            o.wait()
+    return label, out, error
+
+
 def main():
     scratch = tempfile.mkdtemp()
     try:
@@ -218,6 +252,22 @@ def check_all(scratch):
         runs.add("explain %s" % os.path.relpath(f, SRC), ["--json", "explain", f])
     for d in jobs:
         runs.add("explain %s (one job)" % os.path.relpath(d, SRC), ["--json", "explain", d])
+    # pastes: each published paste of tests/pastes, and pasted settings and counters inside a real log with
+    # NCCL's own NCCL_IB_TC line ("pastes" filled in beside the log's findings); the rdma statistic pasted
+    # again with out_of_sequence moved, so a counter worth a line is in it
+    pastes = sorted(glob.glob(os.path.join(SRC, "tests", "pastes", "*.txt")))
+    for f in pastes:
+        runs.add("explain %s" % os.path.relpath(f, SRC), ["--json", "explain", f])
+    if logs and pastes:
+        mixed = os.path.join(scratch, "mixed.log")
+        with open(mixed, "w") as out:
+            out.write(open(logs[0], errors="replace").read())
+            out.write("node-a:2071:2071 [0] NCCL INFO NCCL_IB_TC set by environment to 106.\n")
+            for f in pastes:
+                out.write(open(f, errors="replace").read())
+                if "rdma-statistic" in f:
+                    out.write(open(f).read().replace("out_of_sequence 0", "out_of_sequence 1811"))
+        runs.add("explain of a log with pastes in it", ["--json", "explain", mixed])
     # compressed: the same log through gzip and xz ("compression" is set)
     for mod, ext in (("gzip", "gz"), ("lzma", "xz")):
         if logs:
@@ -264,6 +314,17 @@ def check_all(scratch):
             continue   # no document: the run refused its input, which other tests hold to its one line
         try:
             docs.append((label, json.loads(p.stdout)))
+        except ValueError as e:
+            bad.append("%s: stdout is not one JSON document: %s" % (label, e))
+    # a real mesh on 127.0.0.1: 3 ranks all-pairs; 2 ranks on a rail plan over cx6lx-2port's two rails
+    for label, out, error in (mesh_run("mesh of 3 ranks on 127.0.0.1", 3),
+                              mesh_run("mesh of 2 ranks, rail plan", 2,
+                                       ("--root", os.path.join(FIXTURES, "cx6lx-2port"), "--plan-kind", "rail"))):
+        if error:
+            bad.append(error)
+            continue
+        try:
+            docs.append((label, json.loads(out)))
         except ValueError as e:
             bad.append("%s: stdout is not one JSON document: %s" % (label, e))
     lines, error = serve_lines(scratch)
