@@ -25,9 +25,17 @@ struct serve_args {
 	struct allow_list allow;      /* --allow; empty (and not any): the default, taken for each client */
 };
 
+/* How long the default allow list, read from this host's RDMA netdevs, serves the clients inside it: a probe of
+ * the host per connection costs 10-50 ms on a server but 2-3 s in the TCG VMs of tests/vm, past a short client
+ * --timeout, and check --peer opens five connections. A client outside the list reads it again at once (an
+ * address just added); one that was removed is out of it within this time. */
+#define DEFAULT_ALLOW_TTL_NS (10 * 1000000000ull)
+
 struct serve_state {
 	struct app *app;
 	const struct serve_args *args;
+	struct allow_list recent;     /* the default list as last read; read_at 0: never */
+	uint64_t read_at;             /* CLOCK_MONOTONIC ns */
 };
 
 static const struct argp_option serve_options[] = {
@@ -221,9 +229,17 @@ static bool allow_given(const struct serve_args *a)
 }
 
 /* Whether a client may talk to this serve at all; a refusal is logged on stderr too, with its address. */
+static uint64_t monotonic_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
 static int admit(void *arg, const struct sockaddr_storage *client, char *why, size_t why_size)
 {
-	const struct serve_state *st = arg;
+	struct serve_state *st = arg;
 	struct allow_list *list = malloc(sizeof(*list));
 	char who[80], nets[1024];
 	bool ok;
@@ -232,10 +248,16 @@ static int admit(void *arg, const struct sockaddr_storage *client, char *why, si
 		snprintf(why, why_size, "the serve is out of memory");
 		return -1;
 	}
-	if (allow_given(st->args))
+	if (allow_given(st->args)) {
 		*list = st->args->allow;
-	else
+	} else if (st->read_at && monotonic_ns() - st->read_at < DEFAULT_ALLOW_TTL_NS &&
+		   allow_match(&st->recent, client)) {
+		*list = st->recent;
+	} else {
 		default_allow(st, list);
+		st->recent = *list;
+		st->read_at = monotonic_ns();
+	}
 	ok = allow_match(list, client);
 	if (!ok) {
 		chan_addr_text((const struct sockaddr *)client, who, sizeof(who), true);
@@ -327,7 +349,7 @@ int cmd_serve(struct app *app, int argc, char **argv)
 {
 	struct serve_args a = { .port = PROTO_DEFAULT_PORT, .gid_index = -1, .max_qps = PERF_MAX_QPS,
 				.max_mem_mib = 512, .max_seconds = 120 };
-	struct serve_state st = { app, &a };
+	struct serve_state st = { .app = app, .args = &a };
 	struct serve_config cfg;
 	struct secret *secret;
 	struct host host;
@@ -364,7 +386,7 @@ int cmd_serve(struct app *app, int argc, char **argv)
 		used = strlen(nets);
 		if (!allow_given(&a) && used < sizeof(nets))
 			snprintf(nets + used, sizeof(nets) - used, " (the default: loopback and the subnets of the RDMA "
-				 "netdevs, taken again for each client)");
+				 "netdevs, read again for a client outside it or after 10 s)");
 	}
 	if (secret && strlen(nets) + 60 < sizeof(nets))
 		strcat(nets, "; each must prove the shared secret (--secret-file)");
