@@ -27,6 +27,19 @@ static int forced_class(const struct rootfs *root, const char *dev, unsigned por
 	return end != p && v >= 0 && v <= 255 ? (int)v : -1;
 }
 
+/* rdma_cm's default ToS for the port: configfs, present only after someone mkdir'd DEV under rdma_cm (as
+ * cma_roce_tos does). The same path live and in a tree. */
+static int rdma_cm_tos(const struct rootfs *root, const char *dev, unsigned port)
+{
+	char text[32], *end;
+	long v;
+
+	if (rootfs_read(root, text, sizeof(text), "sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos", dev, port) <= 0)
+		return -1;
+	v = strtol(text, &end, 0);
+	return end != text && (*end == '\0' || *end == '\n') && v >= 0 && v <= 255 ? (int)v : -1;
+}
+
 static void ecn_per_priority(const struct rootfs *root, const char *netdev, enum qos_tristate ecn[QOS_PRIOS])
 {
 	for (unsigned p = 0; p < QOS_PRIOS; p++) {
@@ -159,7 +172,7 @@ int qos_probe(const struct rootfs *root, const struct host *host, struct qos_hos
 			q->port = p->num;
 			snprintf(q->netdev, sizeof(q->netdev), "%s", p->netdev);
 			q->forced_tc = forced_class(root, dev->name, p->num);
-			q->default_roce_tos = -1;
+			q->default_roce_tos = rdma_cm_tos(root, dev->name, p->num);
 			q->vlan = is_vlan(root, p->netdev);
 			ecn_per_priority(root, p->netdev, q->ecn);
 			if (root->live)

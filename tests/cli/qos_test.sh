@@ -73,6 +73,30 @@ result "... fixed by PFC, or by ECN on priority 3" $?
 run check --list
 grep -qE '^ *qos\.pause_storm ' "$out" && grep -qE '^ *qos\.discards ' "$out"
 result "check --list documents qos.pause_storm and qos.discards" $?
+grep -qE '^ *qos\.roce_tos ' "$out"; result "check --list documents qos.roce_tos" $?
+
+# rdma_cm's default_roce_tos (configfs) 106 while NCCL_IB_TC is unset: perftest -R rides 3, NCCL 0
+expect "rdma_cm's default_roce_tos on priority 3, NCCL's class on 0: info, both chains" 1 \
+	'INFO +qos\.roce_tos +mlx5_0/1: .*traffic class 106 \(rdma_cm.s default_roce_tos\) -> DSCP 26 -> priority 3 \(trust dscp, dscp map\) -> PFC on.*NCCL: traffic class 0 \(NCCL_IB_TC unset\) -> DSCP 0 -> priority 0' \
+	-- --root "$FIXTURES/qos-roce-tos" check -v --only qos
+grep -qE '^ +fix: export NCCL_IB_TC=106 ' "$out" && grep -qE 'INFO +qos\.roce_tos +mlx5_1/1' "$out"
+result "... fixed by NCCL_IB_TC=106, on each port" $?
+copy qos-roce-tos
+printf 'HOME=/root\0NCCL_IB_TC=106\0' > "$scratch/t/proc/self/environ"
+expect "rdma_cm and NCCL on the same priority: nothing said" 0 'OK +qos\.lossless +mlx5_0/1' -- --root "$scratch/t" check -v --only qos
+! grep -q 'qos\.roce_tos' "$out"; result "... no qos.roce_tos finding" $?
+copy qos-roce-tos
+echo 0 > "$scratch/t/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"
+printf 'HOME=/root\0NCCL_IB_TC=106\0' > "$scratch/t/proc/self/environ"
+expect "rdma_cm's ToS 0 on a lossy priority, NCCL lossless: info, fixed in configfs" 0 'INFO +qos\.roce_tos +mlx5_0/1' \
+	-- --root "$scratch/t" check -v --only qos
+grep -qF 'fix: echo 106 > /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos' "$out"
+result "... the fix writes NCCL's class into rdma_cm's configfs" $?
+run --root "$FIXTURES/qos-roce-tos" snapshot --output "$scratch/tos.json"
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["system"]["qos"]["ports"]; assert [x["default_roce_tos"] for x in p] == [106, 106], p' "$scratch/tos.json"
+result "the snapshot carries default_roce_tos" $?
+"$BIN" --from "$scratch/tos.json" check --only qos.roce_tos > "$scratch/from.txt" 2>&1
+grep -qE 'INFO +qos\.roce_tos +mlx5_0/1' "$scratch/from.txt"; result "... and check --from says the same" $?
 
 # the same answer from a snapshot
 run --root "$FIXTURES/qos-pcp-untagged" snapshot --output "$scratch/s.json"

@@ -55,6 +55,9 @@ void qos_chain_follow(const struct qos_port_input *in, struct qos_chain *out)
 	if (in->forced_tc >= 0) {
 		out->tc = in->forced_tc;
 		out->tc_from = "forced";
+	} else if (in->class_from) {
+		out->tc = in->class >= 0 && in->class <= 255 ? in->class : -1;
+		out->tc_from = in->class_from;
 	} else if (in->nccl_tc) {
 		out->tc = qos_parse_class(in->nccl_tc);
 		out->tc_from = "NCCL_IB_TC";
@@ -112,8 +115,10 @@ void qos_chain_describe(const struct qos_port_input *in, const struct qos_chain 
 		PUT("traffic class %d (forced on the port)", c->tc);
 	else if (!strcmp(c->tc_from, "NCCL_IB_TC"))
 		PUT("traffic class %d (NCCL_IB_TC)", c->tc);
-	else
+	else if (!strcmp(c->tc_from, "default"))
 		PUT("traffic class 0 (NCCL_IB_TC unset)");
+	else
+		PUT("traffic class %d (%s)", c->tc, c->tc_from);
 	PUT(" -> DSCP %u", c->dscp);
 	if (!dcb || !dcb->known) {
 		PUT(" -> priority unknown (DCB settings not readable)");

@@ -14,13 +14,15 @@ struct qos_port_input {
 	int forced_tc;               /* the port's forced traffic class (tc/N/traffic_class); -1 none */
 	const char *nccl_tc;         /* NCCL_IB_TC as NCCL reads it; NULL unset (NCCL's default, 0) */
 	const char *nccl_sl;         /* NCCL_IB_SL; NULL unset (0) */
+	const char *class_from;      /* non-NULL: follow class instead of NCCL_IB_TC's ("rdma_cm's default_roce_tos") */
+	int class;
 	bool vlan;                   /* the RoCE netdev is a VLAN (its frames carry a PCP) */
 	enum qos_tristate ecn[QOS_PRIOS];   /* ECN (DCQCN reaction point) per priority */
 };
 
 struct qos_chain {
 	int tc;                      /* the traffic class the packets carry; -1 when NCCL_IB_TC is not a number */
-	const char *tc_from;         /* "NCCL_IB_TC", "forced", "default" */
+	const char *tc_from;         /* "NCCL_IB_TC", "forced", "default", or the input's class_from */
 	unsigned dscp;               /* tc >> 2 */
 	bool prio_known;
 	unsigned prio;

@@ -173,6 +173,42 @@ static void tc_forced(const struct qos_port *p, const struct qos_job *job, struc
 		    p->device, p->forced_tc, p->port, job->tc);
 }
 
+/* rdma_cm's users (perftest -R, rping, UCX and MPI over rdma_cm) get the class of configfs' default_roce_tos;
+ * NCCL builds its own GRH with NCCL_IB_TC and never sees it. When the two land on different priorities, a test
+ * through rdma_cm can run lossless while NCCL does not: said here, since it explains exactly that. A forced
+ * class overrides both, and under trust pcp the DSCP decides nothing. */
+static void roce_tos(const struct qos_port *p, const struct qos_job *job, struct findings *out)
+{
+	struct qos_port_input in;
+	struct qos_chain cm, nccl;
+	char subject[96], cm_chain[320], nccl_chain[320], fix[400];
+	int tc;
+
+	if (p->default_roce_tos < 0 || p->forced_tc >= 0 || !p->dcb.known || p->dcb.trust != QOS_TRUST_DSCP)
+		return;
+	qos_port_input_of(p, job->tc, job->sl, &in);
+	qos_chain_follow(&in, &nccl);
+	qos_chain_describe(&in, &nccl, nccl_chain, sizeof(nccl_chain));
+	in.class_from = "rdma_cm's default_roce_tos";
+	in.class = p->default_roce_tos;
+	qos_chain_follow(&in, &cm);
+	qos_chain_describe(&in, &cm, cm_chain, sizeof(cm_chain));
+	if (nccl.tc < 0 || !nccl.prio_known || !cm.prio_known || nccl.prio == cm.prio)
+		return;
+	subject_of(p, subject, sizeof(subject));
+	fix[0] = '\0';
+	tc = qos_tc_for_priority(&p->dcb, cm.prio);
+	if (cm.pfc == QOS_ON && nccl.pfc != QOS_ON && tc >= 0)
+		snprintf(fix, sizeof(fix), "export NCCL_IB_TC=%d   # in the job's environment: NCCL onto rdma_cm's "
+			 "priority %u", tc, cm.prio);
+	else if (nccl.pfc == QOS_ON && cm.pfc != QOS_ON && nccl.tc >= 0)
+		snprintf(fix, sizeof(fix), "echo %d > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos   "
+			 "# or: cma_roce_tos -d %s -p %u -t %d", nccl.tc, p->device, p->port, p->device, p->port, nccl.tc);
+	finding_add(out, "qos.roce_tos", SEVERITY_INFO, subject, fix[0] ? fix : NULL,
+		    "rdma_cm's users (perftest -R, rping, UCX/MPI over rdma_cm) and NCCL land on different priorities: "
+		    "%s; NCCL: %s (NCCL sets its traffic class from NCCL_IB_TC, not from rdma_cm)", cm_chain, nccl_chain);
+}
+
 void check_qos(const struct qos_host *q, const struct qos_job *job, struct findings *out)
 {
 	for (size_t i = 0; q && i < q->count; i++) {
@@ -180,6 +216,7 @@ void check_qos(const struct qos_host *q, const struct qos_job *job, struct findi
 		pfc_unmapped(&q->ports[i], out);
 		trust_pcp_untagged(&q->ports[i], out);
 		tc_forced(&q->ports[i], job, out);
+		roce_tos(&q->ports[i], job, out);
 		qos_judge_counters(&q->ports[i], &q->ports[i].counters, 0, out);
 	}
 }

@@ -13,8 +13,8 @@ struct qos_job {
 	const char *sl;          /* NCCL_IB_SL; NULL unset */
 };
 
-/* qos.lossless, qos.pfc_unmapped, qos.trust_pcp_untagged, qos.tc_forced, qos.pause_storm and qos.discards,
- * per port. */
+/* qos.lossless, qos.pfc_unmapped, qos.trust_pcp_untagged, qos.tc_forced, qos.roce_tos, qos.pause_storm and
+ * qos.discards, per port. */
 void check_qos(const struct qos_host *q, const struct qos_job *job, struct findings *out);
 
 #endif
