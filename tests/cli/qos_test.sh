@@ -92,6 +92,36 @@ expect "rdma_cm's ToS 0 on a lossy priority, NCCL lossless: info, fixed in confi
 	-- --root "$scratch/t" check -v --only qos
 grep -qF 'fix: echo 106 > /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos' "$out"
 result "... the fix writes NCCL's class into rdma_cm's configfs" $?
+# NCCL_IB_FIFO_TC (NCCL 2.22+: the class of its CTS messages), read as the newest NCCL on the node reads it
+with_nccl() { # VERSION ENVIRON...: qos-dscp-pfc3 with a libnccl.so.VERSION and that job environment
+	copy qos-dscp-pfc3
+	mkdir -p "$scratch/t/usr/lib/x86_64-linux-gnu"
+	: > "$scratch/t/usr/lib/x86_64-linux-gnu/libnccl.so.$1"
+	ln -s "libnccl.so.$1" "$scratch/t/usr/lib/x86_64-linux-gnu/libnccl.so.2"
+	shift
+	printf '%s\0' HOME=/root "$@" > "$scratch/t/proc/self/environ"
+}
+with_nccl 2.28.9 NCCL_IB_TC=106 NCCL_IB_FIFO_TC=0
+expect "NCCL 2.28.9, NCCL_IB_FIFO_TC=0 while NCCL_IB_TC=106 is lossless: warn, both chains" 1 \
+	'WARN +qos\.fifo_tc +mlx5_0/1: NCCL.s CTS messages ride a lossy priority while its data is lossless: traffic class 0 \(NCCL_IB_FIFO_TC\) -> DSCP 0 -> priority 0 .*-> PFC off.*data: traffic class 106 \(NCCL_IB_TC\) -> DSCP 26 -> priority 3' \
+	-- --root "$scratch/t" check -v --only qos
+grep -qE '^ +fix: unset NCCL_IB_FIFO_TC ' "$out" && grep -qE 'OK +qos\.lossless +mlx5_0/1' "$out"
+result "... fixed by unsetting it; the data's chain itself ok" $?
+with_nccl 2.23.4 NCCL_IB_TC=106 NCCL_IB_FIFO_TC=0
+expect "NCCL 2.23.4 reads NCCL_IB_FIFO_TC=0 as NCCL_IB_TC: nothing said" 0 'OK +qos\.lossless' -- --root "$scratch/t" check -v --only qos
+! grep -q 'qos\.fifo_tc' "$out"; result "... no qos.fifo_tc finding" $?
+with_nccl 2.28.9 NCCL_IB_TC=106 NCCL_IB_FIFO_TC=104
+expect "NCCL_IB_FIFO_TC=104 on NCCL_IB_TC's priority: ok" 0 \
+	'OK +qos\.fifo_tc +mlx5_0/1: NCCL.s CTS messages: traffic class 104 \(NCCL_IB_FIFO_TC\) -> DSCP 26 -> priority 3' \
+	-- --root "$scratch/t" check -v --only qos
+with_nccl 2.21.5 NCCL_IB_TC=106 NCCL_IB_FIFO_TC=0
+expect "NCCL 2.21.5 has no NCCL_IB_FIFO_TC: info, said once" 0 \
+	'INFO +qos\.fifo_tc +NCCL_IB_FIFO_TC: NCCL 2\.21\.5, the newest found on the node, reads no NCCL_IB_FIFO_TC' \
+	-- --root "$scratch/t" check -v --only qos
+[ "$(grep -c 'qos\.fifo_tc' "$out")" -eq 1 ]; result "... one finding, no chain followed" $?
+run check --list
+grep -qE '^ *qos\.fifo_tc ' "$out"; result "check --list documents qos.fifo_tc" $?
+
 run --root "$FIXTURES/qos-roce-tos" snapshot --output "$scratch/tos.json"
 python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["system"]["qos"]["ports"]; assert [x["default_roce_tos"] for x in p] == [106, 106], p' "$scratch/tos.json"
 result "the snapshot carries default_roce_tos" $?
