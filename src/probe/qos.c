@@ -59,6 +59,26 @@ static bool is_vlan(const struct rootfs *root, const char *netdev)
 	       strstr(text, "DEVTYPE=vlan") != NULL;
 }
 
+/* The kernel's /proc/net/vlan/IF (net/8021q/vlanproc.c) ends with " EGRESS priority mappings: " and one
+ * "SKBPRIO:PCP " per mapping; skb priorities above 7 are no ToS's and are left out. */
+static void vlan_egress_map(const struct rootfs *root, const char *netdev, struct qos_port *q)
+{
+	char text[4096], *at;
+	unsigned prio, pcp;
+	int n;
+
+	if (rootfs_read(root, text, sizeof(text), "proc/net/vlan/%s", netdev) <= 0 ||
+	    !(at = strstr(text, "EGRESS priority mappings:")))
+		return;
+	at += strlen("EGRESS priority mappings:");
+	while (sscanf(at, " %u:%u%n", &prio, &pcp, &n) == 2) {
+		if (prio < QOS_PRIOS && pcp < QOS_PRIOS)
+			q->vlan_egress[prio] = (uint8_t)pcp;
+		at += n;
+	}
+	q->vlan_egress_known = true;
+}
+
 static void dcb_from_capture(const struct rootfs *root, const char *netdev, struct qos_dcb *dcb)
 {
 	struct mlnx_qos_reader r;
@@ -174,6 +194,8 @@ int qos_probe(const struct rootfs *root, const struct host *host, struct qos_hos
 			q->forced_tc = forced_class(root, dev->name, p->num);
 			q->default_roce_tos = rdma_cm_tos(root, dev->name, p->num);
 			q->vlan = is_vlan(root, p->netdev);
+			if (q->vlan)
+				vlan_egress_map(root, p->netdev, q);
 			ecn_per_priority(root, p->netdev, q->ecn);
 			if (root->live)
 				dcb_query(p->netdev, &q->dcb);

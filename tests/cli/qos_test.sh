@@ -122,6 +122,27 @@ expect "NCCL 2.21.5 has no NCCL_IB_FIFO_TC: info, said once" 0 \
 run check --list
 grep -qE '^ *qos\.fifo_tc ' "$out"; result "check --list documents qos.fifo_tc" $?
 
+# trust pcp on a VLAN: rdma_cm's PCP is the VLAN's egress map at the ToS's skb priority (106: 2), NCCL's NCCL_IB_SL
+copy qos-roce-tos
+sed -i 's/^Priority trust state: .*/Priority trust state: pcp/' "$scratch/t/$cap"/mlnx_qos-*.txt
+printf 'HOME=/root\0NCCL_IB_SL=3\0' > "$scratch/t/proc/self/environ"
+for nd in ens19f0np0 ens19f1np1; do
+	dev=$(readlink -f "$scratch/t/sys/class/net/$nd")
+	printf 'DEVTYPE=vlan\nINTERFACE=%s\n' "$nd" > "$dev/uevent"
+	mkdir -p "$scratch/t/proc/net/vlan"
+	# the layout of the kernel's net/8021q/vlanproc.c
+	printf '%s  VID: 100\t REORDER_HDR: 1  dev->priv_flags: 1021\n         total frames received            0\nDevice: %s\nINGRESS priority mappings: 0:0  1:0  2:0  3:0  4:0  5:0  6:0 7:0\n EGRESS priority mappings: %s\n' \
+		"$nd" "$nd" "$([ "$nd" = ens19f1np1 ] && echo '2:3 ')" > "$scratch/t/proc/net/vlan/$nd"
+done
+expect "trust pcp, VLAN without an egress map: rdma_cm on PCP 0, NCCL_IB_SL=3 on 3: info" 0 \
+	'INFO +qos\.roce_tos +mlx5_0/1: .*traffic class 106 \(rdma_cm.s default_roce_tos\) -> DSCP 26 -> priority 0 \(trust pcp, VLAN PCP from the egress map at skb priority 2\) -> PFC off' \
+	-- --root "$scratch/t" check -v --only qos
+grep -qF 'fix: ip link set dev ens19f0np0 type vlan egress-qos-map 2:3' "$out" && ! grep -q 'qos\.roce_tos +mlx5_1/1' "$out"
+result "... fixed in the egress map; the port whose map sends 2 to 3 agrees with NCCL" $?
+run --root "$scratch/t" snapshot --output "$scratch/vlan.json"
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["system"]["qos"]["ports"]; assert [x["vlan_egress"] for x in p] == [[0]*8, [0, 0, 3, 0, 0, 0, 0, 0]], p' "$scratch/vlan.json"
+result "the snapshot carries the VLAN's egress map" $?
+
 run --root "$FIXTURES/qos-roce-tos" snapshot --output "$scratch/tos.json"
 python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["system"]["qos"]["ports"]; assert [x["default_roce_tos"] for x in p] == [106, 106], p' "$scratch/tos.json"
 result "the snapshot carries default_roce_tos" $?

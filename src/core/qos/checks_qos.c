@@ -176,7 +176,8 @@ static void tc_forced(const struct qos_port *p, const struct qos_job *job, struc
 /* rdma_cm's users (perftest -R, rping, UCX and MPI over rdma_cm) get the class of configfs' default_roce_tos;
  * NCCL builds its own GRH with NCCL_IB_TC and never sees it. When the two land on different priorities, a test
  * through rdma_cm can run lossless while NCCL does not: said here, since it explains exactly that. A forced
- * class overrides both, and under trust pcp the DSCP decides nothing. */
+ * class overrides both. Under trust pcp on a VLAN rdma_cm's PCP is the VLAN's egress map at the ToS's skb
+ * priority, NCCL's is NCCL_IB_SL. */
 static void roce_tos(const struct qos_port *p, const struct qos_job *job, struct findings *out)
 {
 	struct qos_port_input in;
@@ -184,13 +185,14 @@ static void roce_tos(const struct qos_port *p, const struct qos_job *job, struct
 	char subject[96], cm_chain[320], nccl_chain[320], fix[400];
 	int tc;
 
-	if (p->default_roce_tos < 0 || p->forced_tc >= 0 || !p->dcb.known || p->dcb.trust != QOS_TRUST_DSCP)
+	if (p->default_roce_tos < 0 || p->forced_tc >= 0 || !p->dcb.known || !p->dcb.trust_known)
 		return;
 	qos_port_input_of(p, job->tc, job->sl, &in);
 	qos_chain_follow(&in, &nccl);
 	qos_chain_describe(&in, &nccl, nccl_chain, sizeof(nccl_chain));
 	in.class_from = "rdma_cm's default_roce_tos";
 	in.class = p->default_roce_tos;
+	in.sl_from_tos = true;
 	qos_chain_follow(&in, &cm);
 	qos_chain_describe(&in, &cm, cm_chain, sizeof(cm_chain));
 	if (nccl.tc < 0 || !nccl.prio_known || !cm.prio_known || nccl.prio == cm.prio)
@@ -198,7 +200,13 @@ static void roce_tos(const struct qos_port *p, const struct qos_job *job, struct
 	subject_of(p, subject, sizeof(subject));
 	fix[0] = '\0';
 	tc = qos_tc_for_priority(&p->dcb, cm.prio);
-	if (cm.pfc == QOS_ON && nccl.pfc != QOS_ON && tc >= 0)
+	if (p->dcb.trust == QOS_TRUST_PCP && cm.pfc == QOS_ON && nccl.pfc != QOS_ON)
+		snprintf(fix, sizeof(fix), "export NCCL_IB_SL=%u   # in the job's environment: NCCL's PCP onto rdma_cm's "
+			 "priority %u", cm.prio, cm.prio);
+	else if (p->dcb.trust == QOS_TRUST_PCP && nccl.pfc == QOS_ON && cm.pfc != QOS_ON)
+		snprintf(fix, sizeof(fix), "ip link set dev %s type vlan egress-qos-map %u:%u   # rdma_cm's ToS %d is "
+			 "skb priority %u", p->netdev, cm.skb_prio, nccl.prio, p->default_roce_tos, cm.skb_prio);
+	else if (cm.pfc == QOS_ON && nccl.pfc != QOS_ON && tc >= 0)
 		snprintf(fix, sizeof(fix), "export NCCL_IB_TC=%d   # in the job's environment: NCCL onto rdma_cm's "
 			 "priority %u", tc, cm.prio);
 	else if (nccl.pfc == QOS_ON && cm.pfc != QOS_ON && nccl.tc >= 0)
