@@ -39,6 +39,8 @@ const struct check_id check_catalog[] = {
 	{ "qos.pfc_unmapped", "trust dscp: a PFC-enabled priority that no DSCP maps to" },
 	{ "qos.trust_pcp_untagged", "trust pcp on a netdev without VLAN, PFC on a priority above 0: untagged frames land on 0" },
 	{ "qos.tc_forced", "the port forces a traffic class (tc/PORT/traffic_class) and NCCL_IB_TC asks another" },
+	{ "qos.fifo_tc", "NCCL_IB_FIFO_TC (NCCL 2.22+: its CTS messages) lands on another priority than NCCL_IB_TC" },
+	{ "qos.roce_tos", "rdma_cm's default_roce_tos (perftest -R, rping, UCX) lands on another priority than NCCL_IB_TC" },
 	{ "qos.pause_storm", "each RoCE netdev's pause frames per lossless priority (ethtool statistics; a captured ethtool -S "
 	  "under --root): sent or received as 1% or more of the packets on it, or the NIC's pause-storm watchdog" },
 	{ "qos.discards", "packets dropped on a lossless priority (rx_prioN_buf_discard), or the port's rx_discards_phy "

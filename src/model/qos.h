@@ -88,6 +88,10 @@ struct qos_port {
 	int forced_tc;                       /* sys/class/infiniband/DEV/tc/PORT/traffic_class; -1 none */
 	int default_roce_tos;                /* rdma_cm's configfs default_roce_tos; -1 unknown (rdma_cm users only) */
 	bool vlan;                           /* the netdev is a VLAN: RoCE frames carry a PCP */
+	/* The VLAN's egress QoS map (/proc/net/vlan/IF, "EGRESS priority mappings"): skb priority -> PCP, 0 where
+	 * unmapped. rdma_cm takes its SL, and so the PCP, from it (the ToS's skb priority); NCCL sets NCCL_IB_SL. */
+	bool vlan_egress_known;
+	uint8_t vlan_egress[QOS_PRIOS];
 	enum qos_tristate ecn[QOS_PRIOS];    /* ECN reaction point per priority (MLNX_OFED ecn/roce_rp/enable/N) */
 	struct qos_counters counters;
 };

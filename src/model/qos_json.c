@@ -120,7 +120,11 @@ json_t *qos_host_to_json(const struct qos_host *q)
 		ok = append(ports, finished(j, j && put(j, "device", json_string(p->device)) &&
 					       put(j, "port", json_integer(p->port)) && put(j, "netdev", json_string(p->netdev)) &&
 					       put(j, "forced_tc", p->forced_tc >= 0 ? json_integer(p->forced_tc) : json_null()) &&
-					       put(j, "vlan", json_boolean(p->vlan)) && put(j, "ecn", ecn) &&
+					       put(j, "default_roce_tos", p->default_roce_tos >= 0 ?
+								json_integer(p->default_roce_tos) : json_null()) &&
+					       put(j, "vlan", json_boolean(p->vlan)) &&
+					       put(j, "vlan_egress", bytes_json(p->vlan_egress, p->vlan_egress_known)) &&
+					       put(j, "ecn", ecn) &&
 					       put(j, "dcb", dcb_json(&p->dcb)) && put(j, "counters", counters_json(&p->counters))));
 	}
 	return finished(o, ok);
@@ -338,12 +342,13 @@ static int read_counters(struct reader *r, const struct jnode *obj, struct qos_c
 	return ret;
 }
 
-static const char *const port_members[] = { "device", "port", "netdev", "forced_tc", "vlan", "ecn", "dcb", "counters" };
+static const char *const port_members[] = { "device", "port", "netdev", "forced_tc", "default_roce_tos", "vlan",
+					    "vlan_egress", "ecn", "dcb", "counters" };
 
 static int read_port(struct reader *r, const struct jnode *j, struct qos_port *p)
 {
 	const struct jnode *ecn = NULL;
-	json_int_t num = 0, tc = -1;
+	json_int_t num = 0, tc = -1, tos = -1;
 	int vlan = 0, ret = jnode_is_object(j) ? check_object(r, j, port_members, COUNT(port_members))
 					       : invalid(r, "expected an object, got %s", type_name(j));
 
@@ -355,8 +360,12 @@ static int read_port(struct reader *r, const struct jnode *j, struct qos_port *p
 		ret = read_string(r, j, "netdev", false, p->netdev, sizeof(p->netdev));
 	if (ret == 0)
 		ret = read_integer(r, j, "forced_tc", 0, 255, true, -1, &tc);
+	if (ret == 0 && jnode_object_get(j, "default_roce_tos"))   /* absent in snapshots older than it: unknown */
+		ret = read_integer(r, j, "default_roce_tos", 0, 255, true, -1, &tos);
 	if (ret == 0)
 		ret = read_bool(r, j, "vlan", false, &vlan);
+	if (ret == 0 && jnode_object_get(j, "vlan_egress"))   /* absent in snapshots older than it: unknown */
+		ret = read_bytes(r, j, "vlan_egress", QOS_PRIOS - 1, p->vlan_egress, &p->vlan_egress_known);
 	if (ret == 0)
 		ret = read_array(r, j, "ecn", false, QOS_PRIOS, &ecn);
 	for (unsigned k = 0; ret == 0 && k < QOS_PRIOS; k++) {
@@ -374,7 +383,7 @@ static int read_port(struct reader *r, const struct jnode *j, struct qos_port *p
 		ret = read_counters(r, j, &p->counters);
 	p->port = (unsigned)num;
 	p->forced_tc = (int)tc;
-	p->default_roce_tos = -1;
+	p->default_roce_tos = (int)tos;
 	p->vlan = vlan == 1;
 	return ret;
 }

@@ -27,6 +27,19 @@ static int forced_class(const struct rootfs *root, const char *dev, unsigned por
 	return end != p && v >= 0 && v <= 255 ? (int)v : -1;
 }
 
+/* rdma_cm's default ToS for the port: configfs, present only after someone mkdir'd DEV under rdma_cm (as
+ * cma_roce_tos does). The same path live and in a tree. */
+static int rdma_cm_tos(const struct rootfs *root, const char *dev, unsigned port)
+{
+	char text[32], *end;
+	long v;
+
+	if (rootfs_read(root, text, sizeof(text), "sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos", dev, port) <= 0)
+		return -1;
+	v = strtol(text, &end, 0);
+	return end != text && (*end == '\0' || *end == '\n') && v >= 0 && v <= 255 ? (int)v : -1;
+}
+
 static void ecn_per_priority(const struct rootfs *root, const char *netdev, enum qos_tristate ecn[QOS_PRIOS])
 {
 	for (unsigned p = 0; p < QOS_PRIOS; p++) {
@@ -44,6 +57,26 @@ static bool is_vlan(const struct rootfs *root, const char *netdev)
 
 	return rootfs_read(root, text, sizeof(text), "sys/class/net/%s/uevent", netdev) > 0 &&
 	       strstr(text, "DEVTYPE=vlan") != NULL;
+}
+
+/* The kernel's /proc/net/vlan/IF (net/8021q/vlanproc.c) ends with " EGRESS priority mappings: " and one
+ * "SKBPRIO:PCP " per mapping; skb priorities above 7 are no ToS's and are left out. */
+static void vlan_egress_map(const struct rootfs *root, const char *netdev, struct qos_port *q)
+{
+	char text[4096], *at;
+	unsigned prio, pcp;
+	int n;
+
+	if (rootfs_read(root, text, sizeof(text), "proc/net/vlan/%s", netdev) <= 0 ||
+	    !(at = strstr(text, "EGRESS priority mappings:")))
+		return;
+	at += strlen("EGRESS priority mappings:");
+	while (sscanf(at, " %u:%u%n", &prio, &pcp, &n) == 2) {
+		if (prio < QOS_PRIOS && pcp < QOS_PRIOS)
+			q->vlan_egress[prio] = (uint8_t)pcp;
+		at += n;
+	}
+	q->vlan_egress_known = true;
 }
 
 static void dcb_from_capture(const struct rootfs *root, const char *netdev, struct qos_dcb *dcb)
@@ -159,8 +192,10 @@ int qos_probe(const struct rootfs *root, const struct host *host, struct qos_hos
 			q->port = p->num;
 			snprintf(q->netdev, sizeof(q->netdev), "%s", p->netdev);
 			q->forced_tc = forced_class(root, dev->name, p->num);
-			q->default_roce_tos = -1;
+			q->default_roce_tos = rdma_cm_tos(root, dev->name, p->num);
 			q->vlan = is_vlan(root, p->netdev);
+			if (q->vlan)
+				vlan_egress_map(root, p->netdev, q);
 			ecn_per_priority(root, p->netdev, q->ecn);
 			if (root->live)
 				dcb_query(p->netdev, &q->dcb);

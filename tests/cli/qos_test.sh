@@ -73,6 +73,81 @@ result "... fixed by PFC, or by ECN on priority 3" $?
 run check --list
 grep -qE '^ *qos\.pause_storm ' "$out" && grep -qE '^ *qos\.discards ' "$out"
 result "check --list documents qos.pause_storm and qos.discards" $?
+grep -qE '^ *qos\.roce_tos ' "$out"; result "check --list documents qos.roce_tos" $?
+
+# rdma_cm's default_roce_tos (configfs) 106 while NCCL_IB_TC is unset: perftest -R rides 3, NCCL 0
+expect "rdma_cm's default_roce_tos on priority 3, NCCL's class on 0: info, both chains" 1 \
+	'INFO +qos\.roce_tos +mlx5_0/1: .*traffic class 106 \(rdma_cm.s default_roce_tos\) -> DSCP 26 -> priority 3 \(trust dscp, dscp map\) -> PFC on.*NCCL: traffic class 0 \(NCCL_IB_TC unset\) -> DSCP 0 -> priority 0' \
+	-- --root "$FIXTURES/qos-roce-tos" check -v --only qos
+grep -qE '^ +fix: export NCCL_IB_TC=106 ' "$out" && grep -qE 'INFO +qos\.roce_tos +mlx5_1/1' "$out"
+result "... fixed by NCCL_IB_TC=106, on each port" $?
+copy qos-roce-tos
+printf 'HOME=/root\0NCCL_IB_TC=106\0' > "$scratch/t/proc/self/environ"
+expect "rdma_cm and NCCL on the same priority: nothing said" 0 'OK +qos\.lossless +mlx5_0/1' -- --root "$scratch/t" check -v --only qos
+! grep -q 'qos\.roce_tos' "$out"; result "... no qos.roce_tos finding" $?
+copy qos-roce-tos
+echo 0 > "$scratch/t/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"
+printf 'HOME=/root\0NCCL_IB_TC=106\0' > "$scratch/t/proc/self/environ"
+expect "rdma_cm's ToS 0 on a lossy priority, NCCL lossless: info, fixed in configfs" 0 'INFO +qos\.roce_tos +mlx5_0/1' \
+	-- --root "$scratch/t" check -v --only qos
+grep -qF 'fix: echo 106 > /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos' "$out"
+result "... the fix writes NCCL's class into rdma_cm's configfs" $?
+# NCCL_IB_FIFO_TC (NCCL 2.22+: the class of its CTS messages), read as the newest NCCL on the node reads it
+with_nccl() { # VERSION ENVIRON...: qos-dscp-pfc3 with a libnccl.so.VERSION and that job environment
+	copy qos-dscp-pfc3
+	mkdir -p "$scratch/t/usr/lib/x86_64-linux-gnu"
+	: > "$scratch/t/usr/lib/x86_64-linux-gnu/libnccl.so.$1"
+	ln -s "libnccl.so.$1" "$scratch/t/usr/lib/x86_64-linux-gnu/libnccl.so.2"
+	shift
+	printf '%s\0' HOME=/root "$@" > "$scratch/t/proc/self/environ"
+}
+with_nccl 2.28.9 NCCL_IB_TC=106 NCCL_IB_FIFO_TC=0
+expect "NCCL 2.28.9, NCCL_IB_FIFO_TC=0 while NCCL_IB_TC=106 is lossless: warn, both chains" 1 \
+	'WARN +qos\.fifo_tc +mlx5_0/1: NCCL.s CTS messages ride a lossy priority while its data is lossless: traffic class 0 \(NCCL_IB_FIFO_TC\) -> DSCP 0 -> priority 0 .*-> PFC off.*data: traffic class 106 \(NCCL_IB_TC\) -> DSCP 26 -> priority 3' \
+	-- --root "$scratch/t" check -v --only qos
+grep -qE '^ +fix: unset NCCL_IB_FIFO_TC ' "$out" && grep -qE 'OK +qos\.lossless +mlx5_0/1' "$out"
+result "... fixed by unsetting it; the data's chain itself ok" $?
+with_nccl 2.23.4 NCCL_IB_TC=106 NCCL_IB_FIFO_TC=0
+expect "NCCL 2.23.4 reads NCCL_IB_FIFO_TC=0 as NCCL_IB_TC: nothing said" 0 'OK +qos\.lossless' -- --root "$scratch/t" check -v --only qos
+! grep -q 'qos\.fifo_tc' "$out"; result "... no qos.fifo_tc finding" $?
+with_nccl 2.28.9 NCCL_IB_TC=106 NCCL_IB_FIFO_TC=104
+expect "NCCL_IB_FIFO_TC=104 on NCCL_IB_TC's priority: ok" 0 \
+	'OK +qos\.fifo_tc +mlx5_0/1: NCCL.s CTS messages: traffic class 104 \(NCCL_IB_FIFO_TC\) -> DSCP 26 -> priority 3' \
+	-- --root "$scratch/t" check -v --only qos
+with_nccl 2.21.5 NCCL_IB_TC=106 NCCL_IB_FIFO_TC=0
+expect "NCCL 2.21.5 has no NCCL_IB_FIFO_TC: info, said once" 0 \
+	'INFO +qos\.fifo_tc +NCCL_IB_FIFO_TC: NCCL 2\.21\.5, the newest found on the node, reads no NCCL_IB_FIFO_TC' \
+	-- --root "$scratch/t" check -v --only qos
+[ "$(grep -c 'qos\.fifo_tc' "$out")" -eq 1 ]; result "... one finding, no chain followed" $?
+run check --list
+grep -qE '^ *qos\.fifo_tc ' "$out"; result "check --list documents qos.fifo_tc" $?
+
+# trust pcp on a VLAN: rdma_cm's PCP is the VLAN's egress map at the ToS's skb priority (106: 2), NCCL's NCCL_IB_SL
+copy qos-roce-tos
+sed -i 's/^Priority trust state: .*/Priority trust state: pcp/' "$scratch/t/$cap"/mlnx_qos-*.txt
+printf 'HOME=/root\0NCCL_IB_SL=3\0' > "$scratch/t/proc/self/environ"
+for nd in ens19f0np0 ens19f1np1; do
+	dev=$(readlink -f "$scratch/t/sys/class/net/$nd")
+	printf 'DEVTYPE=vlan\nINTERFACE=%s\n' "$nd" > "$dev/uevent"
+	mkdir -p "$scratch/t/proc/net/vlan"
+	# the layout of the kernel's net/8021q/vlanproc.c
+	printf '%s  VID: 100\t REORDER_HDR: 1  dev->priv_flags: 1021\n         total frames received            0\nDevice: %s\nINGRESS priority mappings: 0:0  1:0  2:0  3:0  4:0  5:0  6:0 7:0\n EGRESS priority mappings: %s\n' \
+		"$nd" "$nd" "$([ "$nd" = ens19f1np1 ] && echo '2:3 ')" > "$scratch/t/proc/net/vlan/$nd"
+done
+expect "trust pcp, VLAN without an egress map: rdma_cm on PCP 0, NCCL_IB_SL=3 on 3: info" 0 \
+	'INFO +qos\.roce_tos +mlx5_0/1: .*traffic class 106 \(rdma_cm.s default_roce_tos\) -> DSCP 26 -> priority 0 \(trust pcp, VLAN PCP from the egress map at skb priority 2\) -> PFC off' \
+	-- --root "$scratch/t" check -v --only qos
+grep -qF 'fix: ip link set dev ens19f0np0 type vlan egress-qos-map 2:3' "$out" && ! grep -q 'qos\.roce_tos +mlx5_1/1' "$out"
+result "... fixed in the egress map; the port whose map sends 2 to 3 agrees with NCCL" $?
+run --root "$scratch/t" snapshot --output "$scratch/vlan.json"
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["system"]["qos"]["ports"]; assert [x["vlan_egress"] for x in p] == [[0]*8, [0, 0, 3, 0, 0, 0, 0, 0]], p' "$scratch/vlan.json"
+result "the snapshot carries the VLAN's egress map" $?
+
+run --root "$FIXTURES/qos-roce-tos" snapshot --output "$scratch/tos.json"
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["system"]["qos"]["ports"]; assert [x["default_roce_tos"] for x in p] == [106, 106], p' "$scratch/tos.json"
+result "the snapshot carries default_roce_tos" $?
+"$BIN" --from "$scratch/tos.json" check --only qos.roce_tos > "$scratch/from.txt" 2>&1
+grep -qE 'INFO +qos\.roce_tos +mlx5_0/1' "$scratch/from.txt"; result "... and check --from says the same" $?
 
 # the same answer from a snapshot
 run --root "$FIXTURES/qos-pcp-untagged" snapshot --output "$scratch/s.json"

@@ -71,7 +71,7 @@ static void dcbnl_on_a_veth_is_no_dcb_not_an_error(void)
 {
 	struct qos_port port = { .device = "rxe0", .port = 1, .forced_tc = -1, .default_roce_tos = -1 };
 	struct qos_host q = { &port, 1 };
-	struct qos_job job = { NULL, NULL, NULL };
+	struct qos_job job = { .tc = NULL };
 	struct findings f = { 0 };
 	struct rootfs root;
 

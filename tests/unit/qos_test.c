@@ -368,7 +368,7 @@ static const struct finding *find(const struct findings *f, const char *id)
 static void audit_tc_106_on_pfc_3_is_lossless(void)
 {
 	struct findings f = { 0 };
-	struct qos_job job = { "106", "environment", NULL };
+	struct qos_job job = { .tc = "106", .tc_source = "environment" };
 	const struct finding *l;
 
 	audit(&usual, false, &job, &f);
@@ -381,7 +381,7 @@ static void audit_tc_106_on_pfc_3_is_lossless(void)
 static void audit_tc_unset_rides_lossy_priority_0(void)
 {
 	struct findings f = { 0 };
-	struct qos_job job = { NULL, NULL, NULL };
+	struct qos_job job = { .tc = NULL };
 	const struct finding *l;
 
 	audit(&usual, false, &job, &f);
@@ -394,7 +394,7 @@ static void audit_tc_unset_rides_lossy_priority_0(void)
 static void audit_trust_pcp_without_vlan_says_so(void)
 {
 	struct findings f = { 0 };
-	struct qos_job job = { "106", "environment", NULL };
+	struct qos_job job = { .tc = "106", .tc_source = "environment" };
 	struct reply_spec s = usual;
 	const struct finding *l, *t;
 
@@ -404,7 +404,7 @@ static void audit_trust_pcp_without_vlan_says_so(void)
 	t = find(&f, "qos.trust_pcp_untagged");
 	CHECK(l && l->severity == SEVERITY_WARN && strstr(l->message, "untagged"));
 	CHECK(t && t->severity == SEVERITY_WARN && t->fix && strstr(t->fix, "--trust dscp"));
-	audit(&s, true, &(struct qos_job){ "106", "environment", "3" }, &f);
+	audit(&s, true, &(struct qos_job){ .tc = "106", .tc_source = "environment", .sl = "3" }, &f);
 	CHECK(find(&f, "qos.lossless")->severity == SEVERITY_OK && !find(&f, "qos.trust_pcp_untagged"));
 	findings_free(&f);
 }
@@ -412,7 +412,7 @@ static void audit_trust_pcp_without_vlan_says_so(void)
 static void audit_pfc_on_4_while_dscp_26_maps_to_3(void)
 {
 	struct findings f = { 0 };
-	struct qos_job job = { "106", "environment", NULL };
+	struct qos_job job = { .tc = "106", .tc_source = "environment" };
 	struct reply_spec s = usual;
 	const struct finding *l;
 
@@ -427,7 +427,7 @@ static void audit_pfc_on_4_while_dscp_26_maps_to_3(void)
 static void audit_no_pfc_no_ecn_gives_both_fixes(void)
 {
 	struct findings f = { 0 };
-	struct qos_job job = { "106", "environment", NULL };
+	struct qos_job job = { .tc = "106", .tc_source = "environment" };
 	struct reply_spec s = usual;
 	const struct finding *l;
 
@@ -443,7 +443,7 @@ static void audit_no_pfc_no_ecn_gives_both_fixes(void)
 static void audit_pfc_on_a_priority_no_dscp_reaches(void)
 {
 	struct findings f = { 0 };
-	struct qos_job job = { "106", "environment", NULL };
+	struct qos_job job = { .tc = "106", .tc_source = "environment" };
 	struct reply_spec s = usual;
 
 	const struct finding *u;
@@ -462,7 +462,7 @@ static void audit_pfc_on_a_priority_no_dscp_reaches(void)
 static void audit_driver_without_dcbnl_is_said_as_such(void)
 {
 	struct findings f = { 0 };
-	struct qos_job job = { NULL, NULL, NULL };
+	struct qos_job job = { .tc = NULL };
 	const struct finding *l;
 
 	audit(NULL, false, &job, &f);

@@ -34,6 +34,14 @@ unsigned qos_dscp_lands_on(const struct qos_dcb *dcb, unsigned dscp)
 	return qos_dscp_priority(dcb, dscp, &prio) ? prio : default_dscp_priority(dscp);
 }
 
+unsigned qos_tos_skb_priority(int tos)
+{
+	/* the kernel's ip_tos2prio[] at IPTOS_TOS(tos) >> 1: best effort, bulk, interactive, interactive bulk */
+	static const unsigned char tos2prio[16] = { 0, 0, 0, 0, 2, 2, 2, 2, 6, 6, 6, 6, 4, 4, 4, 4 };
+
+	return tos2prio[(tos & 0x1e) >> 1];
+}
+
 void qos_port_input_of(const struct qos_port *p, const char *nccl_tc, const char *nccl_sl, struct qos_port_input *in)
 {
 	memset(in, 0, sizeof(*in));
@@ -42,6 +50,7 @@ void qos_port_input_of(const struct qos_port *p, const char *nccl_tc, const char
 	in->nccl_tc = nccl_tc;
 	in->nccl_sl = nccl_sl;
 	in->vlan = p->vlan;
+	in->vlan_egress = p->vlan_egress_known ? p->vlan_egress : NULL;
 	memcpy(in->ecn, p->ecn, sizeof(in->ecn));
 }
 
@@ -55,6 +64,9 @@ void qos_chain_follow(const struct qos_port_input *in, struct qos_chain *out)
 	if (in->forced_tc >= 0) {
 		out->tc = in->forced_tc;
 		out->tc_from = "forced";
+	} else if (in->class_from) {
+		out->tc = in->class >= 0 && in->class <= 255 ? in->class : -1;
+		out->tc_from = in->class_from;
 	} else if (in->nccl_tc) {
 		out->tc = qos_parse_class(in->nccl_tc);
 		out->tc_from = "NCCL_IB_TC";
@@ -74,6 +86,12 @@ void qos_chain_follow(const struct qos_port_input *in, struct qos_chain *out)
 			prio = default_dscp_priority(out->dscp);
 			out->prio_from = "default dscp map";
 		}
+	} else if (in->vlan && in->sl_from_tos) {
+		if (!in->vlan_egress)
+			return;
+		out->skb_prio = qos_tos_skb_priority(out->tc);
+		prio = in->vlan_egress[out->skb_prio];
+		out->prio_from = "pcp (VLAN egress map)";
 	} else if (in->vlan) {
 		int sl = in->nccl_sl ? qos_parse_class(in->nccl_sl) : 0;
 		if (sl < 0 || sl >= QOS_PRIOS)
@@ -112,8 +130,10 @@ void qos_chain_describe(const struct qos_port_input *in, const struct qos_chain 
 		PUT("traffic class %d (forced on the port)", c->tc);
 	else if (!strcmp(c->tc_from, "NCCL_IB_TC"))
 		PUT("traffic class %d (NCCL_IB_TC)", c->tc);
-	else
+	else if (!strcmp(c->tc_from, "default"))
 		PUT("traffic class 0 (NCCL_IB_TC unset)");
+	else
+		PUT("traffic class %d (%s)", c->tc, c->tc_from);
 	PUT(" -> DSCP %u", c->dscp);
 	if (!dcb || !dcb->known) {
 		PUT(" -> priority unknown (DCB settings not readable)");
@@ -125,6 +145,8 @@ void qos_chain_describe(const struct qos_port_input *in, const struct qos_chain 
 	}
 	if (dcb->trust == QOS_TRUST_DSCP)
 		PUT(" -> priority %u (trust dscp, %s)", c->prio, c->prio_from);
+	else if (in->vlan && in->sl_from_tos)
+		PUT(" -> priority %u (trust pcp, VLAN PCP from the egress map at skb priority %u)", c->prio, c->skb_prio);
 	else if (in->vlan)
 		PUT(" -> priority %u (trust pcp, VLAN PCP from NCCL_IB_SL)", c->prio);
 	else

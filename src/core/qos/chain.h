@@ -14,17 +14,23 @@ struct qos_port_input {
 	int forced_tc;               /* the port's forced traffic class (tc/N/traffic_class); -1 none */
 	const char *nccl_tc;         /* NCCL_IB_TC as NCCL reads it; NULL unset (NCCL's default, 0) */
 	const char *nccl_sl;         /* NCCL_IB_SL; NULL unset (0) */
+	const char *class_from;      /* non-NULL: follow class instead of NCCL_IB_TC's ("rdma_cm's default_roce_tos") */
+	int class;
+	bool sl_from_tos;            /* rdma_cm: the kernel takes the SL (the PCP) from the ToS through the VLAN's map */
+	const uint8_t *vlan_egress;  /* the VLAN's egress map, skb priority -> PCP; NULL not read */
 	bool vlan;                   /* the RoCE netdev is a VLAN (its frames carry a PCP) */
 	enum qos_tristate ecn[QOS_PRIOS];   /* ECN (DCQCN reaction point) per priority */
 };
 
 struct qos_chain {
 	int tc;                      /* the traffic class the packets carry; -1 when NCCL_IB_TC is not a number */
-	const char *tc_from;         /* "NCCL_IB_TC", "forced", "default" */
+	const char *tc_from;         /* "NCCL_IB_TC", "forced", "default", or the input's class_from */
 	unsigned dscp;               /* tc >> 2 */
 	bool prio_known;
 	unsigned prio;
-	const char *prio_from;       /* "dscp map", "default dscp map", "pcp (VLAN, NCCL_IB_SL)", "untagged" */
+	const char *prio_from;       /* "dscp map", "default dscp map", "pcp (VLAN, NCCL_IB_SL)", "pcp (VLAN egress map)",
+				      * "untagged" */
+	unsigned skb_prio;           /* with "pcp (VLAN egress map)": the ToS's skb priority the map was read at */
 	enum qos_tristate pfc;       /* PFC on that priority */
 	enum qos_tristate ecn;
 };
@@ -37,6 +43,9 @@ int qos_parse_class(const char *s);
 
 /* The priority DSCP d lands on under trust dscp: the APP table's entry, else mlx5's default map (d / 8). */
 unsigned qos_dscp_lands_on(const struct qos_dcb *dcb, unsigned dscp);
+
+/* The skb priority the kernel gives a ToS (rt_tos2priority: 0, 2, 4 or 6), as rdma_cm does before the VLAN map. */
+unsigned qos_tos_skb_priority(int tos);
 
 /* Follows the chain; never fails: what is not known stays unknown in the result. */
 void qos_chain_follow(const struct qos_port_input *in, struct qos_chain *out);

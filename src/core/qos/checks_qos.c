@@ -173,13 +173,112 @@ static void tc_forced(const struct qos_port *p, const struct qos_job *job, struc
 		    p->device, p->forced_tc, p->port, job->tc);
 }
 
+/* rdma_cm's users (perftest -R, rping, UCX and MPI over rdma_cm) get the class of configfs' default_roce_tos;
+ * NCCL builds its own GRH with NCCL_IB_TC and never sees it. When the two land on different priorities, a test
+ * through rdma_cm can run lossless while NCCL does not: said here, since it explains exactly that. A forced
+ * class overrides both. Under trust pcp on a VLAN rdma_cm's PCP is the VLAN's egress map at the ToS's skb
+ * priority, NCCL's is NCCL_IB_SL. */
+static void roce_tos(const struct qos_port *p, const struct qos_job *job, struct findings *out)
+{
+	struct qos_port_input in;
+	struct qos_chain cm, nccl;
+	char subject[96], cm_chain[320], nccl_chain[320], fix[400];
+	int tc;
+
+	if (p->default_roce_tos < 0 || p->forced_tc >= 0 || !p->dcb.known || !p->dcb.trust_known)
+		return;
+	qos_port_input_of(p, job->tc, job->sl, &in);
+	qos_chain_follow(&in, &nccl);
+	qos_chain_describe(&in, &nccl, nccl_chain, sizeof(nccl_chain));
+	in.class_from = "rdma_cm's default_roce_tos";
+	in.class = p->default_roce_tos;
+	in.sl_from_tos = true;
+	qos_chain_follow(&in, &cm);
+	qos_chain_describe(&in, &cm, cm_chain, sizeof(cm_chain));
+	if (nccl.tc < 0 || !nccl.prio_known || !cm.prio_known || nccl.prio == cm.prio)
+		return;
+	subject_of(p, subject, sizeof(subject));
+	fix[0] = '\0';
+	tc = qos_tc_for_priority(&p->dcb, cm.prio);
+	if (p->dcb.trust == QOS_TRUST_PCP && cm.pfc == QOS_ON && nccl.pfc != QOS_ON)
+		snprintf(fix, sizeof(fix), "export NCCL_IB_SL=%u   # in the job's environment: NCCL's PCP onto rdma_cm's "
+			 "priority %u", cm.prio, cm.prio);
+	else if (p->dcb.trust == QOS_TRUST_PCP && nccl.pfc == QOS_ON && cm.pfc != QOS_ON)
+		snprintf(fix, sizeof(fix), "ip link set dev %s type vlan egress-qos-map %u:%u   # rdma_cm's ToS %d is "
+			 "skb priority %u", p->netdev, cm.skb_prio, nccl.prio, p->default_roce_tos, cm.skb_prio);
+	else if (cm.pfc == QOS_ON && nccl.pfc != QOS_ON && tc >= 0)
+		snprintf(fix, sizeof(fix), "export NCCL_IB_TC=%d   # in the job's environment: NCCL onto rdma_cm's "
+			 "priority %u", tc, cm.prio);
+	else if (nccl.pfc == QOS_ON && cm.pfc != QOS_ON && nccl.tc >= 0)
+		snprintf(fix, sizeof(fix), "echo %d > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos   "
+			 "# or: cma_roce_tos -d %s -p %u -t %d", nccl.tc, p->device, p->port, p->device, p->port, nccl.tc);
+	finding_add(out, "qos.roce_tos", SEVERITY_INFO, subject, fix[0] ? fix : NULL,
+		    "rdma_cm's users (perftest -R, rping, UCX/MPI over rdma_cm) and NCCL land on different priorities: "
+		    "%s; NCCL: %s (NCCL sets its traffic class from NCCL_IB_TC, not from rdma_cm)", cm_chain, nccl_chain);
+}
+
+/* NCCL 2.22+ sends its CTS messages (the FIFO RDMA writes that let a sender go on) with NCCL_IB_FIFO_TC when
+ * set: those small writes follow their own chain, and a dropped CTS stalls the data behind it as a dropped data
+ * packet does. Said when they land on another priority than NCCL_IB_TC's; a forced class overrides both. */
+static void fifo_tc(const struct qos_port *p, const struct qos_job *job, struct findings *out)
+{
+	struct qos_port_input in;
+	struct qos_chain fifo, data;
+	char subject[96], fifo_chain[320], data_chain[320], fix[320];
+	int cls = qos_parse_class(job->fifo_tc);
+
+	if (!job->fifo_tc || job->fifo_reader == QOS_FIFO_NONE || p->forced_tc >= 0 || !p->dcb.known)
+		return;
+	subject_of(p, subject, sizeof(subject));
+	if (cls < 0) {
+		snprintf(fix, sizeof(fix), "unset NCCL_IB_FIFO_TC   # in the job's launcher (%s)",
+			 job->fifo_tc_source ? job->fifo_tc_source : "environment");
+		finding_add(out, "qos.fifo_tc", SEVERITY_WARN, subject, fix,
+			    "NCCL_IB_FIFO_TC=%s is not a traffic class (0-255)", job->fifo_tc);
+		return;
+	}
+	if (cls == 0 && job->fifo_reader == QOS_FIFO_ZERO_UNSET)
+		return;   /* NCCL 2.22 and 2.23 read 0 as "with NCCL_IB_TC" */
+	qos_port_input_of(p, job->tc, job->sl, &in);
+	qos_chain_follow(&in, &data);
+	qos_chain_describe(&in, &data, data_chain, sizeof(data_chain));
+	in.class_from = "NCCL_IB_FIFO_TC";
+	in.class = cls;
+	qos_chain_follow(&in, &fifo);
+	qos_chain_describe(&in, &fifo, fifo_chain, sizeof(fifo_chain));
+	if (data.tc < 0 || !data.prio_known || !fifo.prio_known)
+		return;
+	if (data.prio == fifo.prio) {
+		finding_add(out, "qos.fifo_tc", SEVERITY_OK, subject, NULL,
+			    "NCCL's CTS messages: %s, the priority of its data", fifo_chain);
+		return;
+	}
+	snprintf(fix, sizeof(fix), "unset NCCL_IB_FIFO_TC   # in the job's launcher (%s): CTS messages then go with "
+		 "NCCL_IB_TC (priority %u)", job->fifo_tc_source ? job->fifo_tc_source : "environment", data.prio);
+	if (data.pfc == QOS_ON && fifo.pfc != QOS_ON)
+		finding_add(out, "qos.fifo_tc", SEVERITY_WARN, subject, fix,
+			    "NCCL's CTS messages ride a lossy priority while its data is lossless: %s; data: %s; a dropped "
+			    "CTS stalls the transfer until a retransmit (NCCL %s sends its CTS with NCCL_IB_FIFO_TC)",
+			    fifo_chain, data_chain, job->nccl_version ? job->nccl_version : "2.22+");
+	else
+		finding_add(out, "qos.fifo_tc", SEVERITY_WARN, subject, fix,
+			    "NCCL's CTS messages and its data land on different priorities: %s; data: %s",
+			    fifo_chain, data_chain);
+}
+
 void check_qos(const struct qos_host *q, const struct qos_job *job, struct findings *out)
 {
+	if (q && q->count && job->fifo_tc && job->fifo_reader == QOS_FIFO_NONE)
+		finding_add(out, "qos.fifo_tc", SEVERITY_INFO, "NCCL_IB_FIFO_TC", NULL,
+			    "NCCL %s, the newest found on the node, reads no NCCL_IB_FIFO_TC (NCCL 2.22 on): its CTS "
+			    "messages go with NCCL_IB_TC", job->nccl_version ? job->nccl_version : "");
 	for (size_t i = 0; q && i < q->count; i++) {
 		lossless(&q->ports[i], job, out);
 		pfc_unmapped(&q->ports[i], out);
 		trust_pcp_untagged(&q->ports[i], out);
 		tc_forced(&q->ports[i], job, out);
+		roce_tos(&q->ports[i], job, out);
+		fifo_tc(&q->ports[i], job, out);
 		qos_judge_counters(&q->ports[i], &q->ports[i].counters, 0, out);
 	}
 }
