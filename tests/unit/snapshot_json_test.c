@@ -185,14 +185,22 @@ static void truncated_document_is_refused(void)
 
 	for (char *c = text; c && *c; c++)
 		lines += *c == '\n';
-	text[strlen(text) / 2] = '\0';
+	/* Cut at the end of the middle line, never inside a token: a cut in "null" is an invalid token, not a
+	 * truncation, and where the middle falls moves with the fixtures' path (it is in the document). */
+	{
+		size_t cut = strlen(text) / 2;
+
+		while (cut > 0 && text[cut] != '\n')
+			cut--;
+		text[cut] = '\0';
+	}
 	{
 		static struct snapshot s;
 		char why[768] = "";
 
 		CHECK(snapshot_parse(text, strlen(text), &s, why, sizeof(why)) == -EINVAL);
-		/* Where the cut falls depends on the fixtures' path (it is in the document), so jansson's own words
-		 * vary ("premature end of input", "':' expected near end of file"): the line and our prefix do not. */
+		/* jansson's own words vary with what the last line held ("premature end of input", "'}' expected near
+		 * end of file"): the line and our prefix do not. */
 		printf("# refused as: %s\n", why);
 		CHECK(strstr(why, "not a JSON document: ") != NULL && strstr(why, "end of") != NULL);
 		CHECK(strncmp(why, "line ", 5) == 0 && snapshot_is_empty(&s));
