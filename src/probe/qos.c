@@ -79,23 +79,35 @@ static void vlan_egress_map(const struct rootfs *root, const char *netdev, struc
 	q->vlan_egress_known = true;
 }
 
-static void dcb_from_capture(const struct rootfs *root, const char *netdev, struct qos_dcb *dcb)
+/* A text tools/capture-host saved for netdev (KIND-IF.txt: mlnx_qos, ethtool-S), as a stream; NULL: none. */
+static FILE *open_capture(const struct rootfs *root, const char *kind, const char *netdev)
 {
-	struct mlnx_qos_reader r;
-	char path[256], real[4096], buf[4096];
+	char path[256], real[4096];
 	FILE *f;
 	int fd;
 
-	memset(dcb, 0, sizeof(*dcb));
-	dcb->error = -ENOENT;
-	snprintf(path, sizeof(path), "%s/mlnx_qos-%s.txt", QOS_CAPTURE_DIR, netdev);
+	snprintf(path, sizeof(path), "%s/%s-%s.txt", QOS_CAPTURE_DIR, kind, netdev);
 	fd = rootfs_open_file(root, path, real, sizeof(real));
 	if (fd < 0)
-		return;
+		return NULL;
 	if (rootfs_regular_file(fd) < 0 || !(f = fdopen(fd, "r"))) {
 		close(fd);
-		return;
+		return NULL;
 	}
+	return f;
+}
+
+static void dcb_from_capture(const struct rootfs *root, const char *netdev, struct qos_dcb *dcb)
+{
+	struct mlnx_qos_reader r;
+	char buf[4096];
+	FILE *f;
+
+	memset(dcb, 0, sizeof(*dcb));
+	dcb->error = -ENOENT;
+	f = open_capture(root, "mlnx_qos", netdev);
+	if (!f)
+		return;
 	mlnx_qos_begin(&r);
 	/* A line longer than the buffer is no mlnx_qos line; its pieces are refused by the reader. */
 	for (int lines = 0; lines < 4096 && fgets(buf, sizeof(buf), f); lines++) {
@@ -129,20 +141,14 @@ static void counters_live(const char *netdev, struct qos_counters *c)
 
 static void counters_from_capture(const struct rootfs *root, const char *netdev, struct qos_counters *c)
 {
-	char path[256], real[4096], buf[512];
+	char buf[512];
 	FILE *f;
-	int fd;
 
 	memset(c, 0, sizeof(*c));
 	c->error = -ENOENT;
-	snprintf(path, sizeof(path), "%s/ethtool-S-%s.txt", QOS_CAPTURE_DIR, netdev);
-	fd = rootfs_open_file(root, path, real, sizeof(real));
-	if (fd < 0)
+	f = open_capture(root, "ethtool-S", netdev);
+	if (!f)
 		return;
-	if (rootfs_regular_file(fd) < 0 || !(f = fdopen(fd, "r"))) {
-		close(fd);
-		return;
-	}
 	/* mlx5 lists about 1,500 statistics at 64 queues; a longer text is not ethtool -S of one netdev */
 	for (int lines = 0; lines < 65536 && fgets(buf, sizeof(buf), f); lines++) {
 		size_t len = strcspn(buf, "\n");
