@@ -212,6 +212,12 @@ int compare_attribute(const struct compare_ctx *c, const struct attribute_rule *
 
 int compare_keys(const struct compare_ctx *c, const struct attribute_rule *r, const char *const *keys, bool report_ok)
 {
+	return compare_keys_tied(c, r, keys, report_ok, NULL, NULL);
+}
+
+int compare_keys_tied(const struct compare_ctx *c, const struct attribute_rule *r, const char *const *keys,
+		      bool report_ok, void (*tie)(struct grouping *g, const void *arg), const void *arg)
+{
 	struct keyed *items = malloc((c->n ? c->n : 1) * sizeof(*items));
 	struct grouping g;
 	size_t count = 0;
@@ -225,6 +231,8 @@ int compare_keys(const struct compare_ctx *c, const struct attribute_rule *r, co
 	ret = grouping_build(&g, items, count, c->n - count);
 	if (ret == 0 && r->tie_takes_largest)
 		grouping_tie_largest_first(&g);
+	if (ret == 0 && tie)
+		tie(&g, arg);
 	if (ret == 0)
 		ret = compare_attribute(c, r, &g, report_ok);
 	grouping_free(&g);

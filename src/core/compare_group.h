@@ -83,6 +83,9 @@ void grouping_tie_largest_first(struct grouping *g);
 
 /* Builds and reports in one go from one value per node (keys[i] NULL: unknown). */
 int compare_keys(const struct compare_ctx *c, const struct attribute_rule *r, const char *const *keys, bool report_ok);
+/* compare_keys with a tie in the majority broken by tie(g, arg), after the rule's own tie_takes_largest */
+int compare_keys_tied(const struct compare_ctx *c, const struct attribute_rule *r, const char *const *keys,
+		      bool report_ok, void (*tie)(struct grouping *g, const void *arg), const void *arg);
 
 
 /* The host of a node with the majority's HCA names (NULL when no node has a host). 0 or -ENOMEM. */

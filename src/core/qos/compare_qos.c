@@ -197,28 +197,16 @@ static void tie_prefers_lossless(struct grouping *g, const bool *lossless)
 	}
 }
 
+static void tie_lossless(struct grouping *g, const void *lossless)
+{
+	tie_prefers_lossless(g, lossless);
+}
+
 /* compare_keys with the tie broken towards the lossless side. Returns 1 when the nodes differ, 0, -ENOMEM. */
 static int compare_lossless_keys(const struct compare_ctx *c, const struct attribute_rule *r, const char *const *keys,
 				 const bool *lossless, bool report_ok)
 {
-	struct keyed *items = malloc((c->n ? c->n : 1) * sizeof(*items));
-	struct grouping g;
-	size_t count = 0;
-	int ret;
-
-	if (!items)
-		return -ENOMEM;
-	for (size_t i = 0; i < c->n; i++)
-		if (keys[i])
-			items[count++] = (struct keyed){ .key = keys[i], .node = i };
-	ret = grouping_build(&g, items, count, c->n - count);
-	if (ret == 0)
-		tie_prefers_lossless(&g, lossless);
-	if (ret == 0)
-		ret = compare_attribute(c, r, &g, report_ok);
-	grouping_free(&g);
-	free(items);
-	return ret;
+	return compare_keys_tied(c, r, keys, report_ok, tie_lossless, lossless);
 }
 
 /* The DSCP most nodes send on this port (a tie: the larger, since 0 is what an unset NCCL_IB_TC sends). */
