@@ -58,7 +58,8 @@ static void check_rocev2(const struct check_input *in, const struct rdma_device 
 	else
 		snprintf(fix, sizeof(fix), "ip -6 addr add ADDR/64 dev %s   # a global or ULA address, not fe80::",
 			 p->netdev[0] ? p->netdev : "IFACE");
-	finding_add(out, "gid.rocev2", SEVERITY_FAIL, subject, fix, "no RoCE v2 %s GID: %s",
+	finding_add(out, "gid.rocev2", input_port_unaddressed_spare(in, d, p) ? SEVERITY_WARN : SEVERITY_FAIL,
+		    subject, fix, "no RoCE v2 %s GID: %s",
 		    in->family == AF_INET ? "IPv4" : "IPv6", c.reason);
 }
 

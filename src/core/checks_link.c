@@ -51,6 +51,23 @@ enum port_part input_port_part(const struct check_input *in, const struct rdma_d
 	return PORT_PART_SPARE;
 }
 
+bool input_port_unaddressed_spare(const struct check_input *in, const struct rdma_device *d,
+				  const struct rdma_port *p)
+{
+	char why[8];
+
+	if (!input_port_selected(in, d, p) || p->link_layer != LINK_LAYER_ETHERNET ||
+	    gid_port_use(p, port_netdev(in->host, p), why, sizeof(why)) != PORT_NO_ADDRESS || nccl_hca_names_port(in, d, p))
+		return false;
+	/* beside a port with a GID of the checked family: the job has a way out without this one */
+	for (size_t i = 0; i < in->host->device_count; i++)
+		for (size_t j = 0; j < in->host->devices[i].port_count; j++)
+			if (input_port_selected(in, &in->host->devices[i], &in->host->devices[i].ports[j]) &&
+			    port_usable(in, &in->host->devices[i].ports[j]))
+				return true;
+	return false;
+}
+
 bool input_port_checked(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p)
 {
 	return input_port_part(in, d, p) == PORT_PART_USED;
@@ -440,18 +457,26 @@ static bool netdev_has_address(const struct rdma_port *p, const struct netdev *n
 	return false;
 }
 
+/* Why an unaddressed port beside working ones is a warning: appended to netdev.ipv4's and netdev.ipv6's text. */
+#define UNADDRESSED_SPARE " (a port NCCL_IB_HCA does not name, beside ports that carry the job: gid --suggest and " \
+	"nccl-env leave it out, but NCCL still opens it and would connect over a link-local GID; leave it out " \
+	"explicitly, or give it its address if it is a rail)"
+
 /* netdev.ipv4, or netdev.ipv6 under --family ipv6: the address the RoCE v2 GID NCCL uses is made of. */
 static void check_netdev_address(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p,
 				 const struct netdev *nd, struct findings *out)
 {
 	int family = in->family;
 	char fix[512 + 1400], exclude[1400], why[8];
+	bool spare = false;
 
 	/* ACTIVE with no routable GID at all: NCCL still opens it (gid --suggest says the same); a management port
 	 * is left out of NCCL rather than given an address */
 	exclude[0] = '\0';
-	if (gid_port_use(p, nd, why, sizeof(why)) == PORT_NO_ADDRESS)
+	if (gid_port_use(p, nd, why, sizeof(why)) == PORT_NO_ADDRESS) {
 		spare_exclusion(in, exclude, sizeof(exclude));
+		spare = input_port_unaddressed_spare(in, d, p);
+	}
 
 	if (family == AF_INET6) {
 		if (netdev_has_address(p, nd, AF_INET6)) {
@@ -463,8 +488,9 @@ static void check_netdev_address(const struct check_input *in, const struct rdma
 			 "2001:db8:88::1/64\nnmcli connection modify %s ipv6.method manual ipv6.addresses ADDR/64   "
 			 "# persistent", nd->name, nd->name);
 		append_exclusion(fix, sizeof(fix), exclude);
-		finding_add(out, "netdev.ipv6", SEVERITY_FAIL, nd->name, fix, "%s has no global IPv6 address: no RoCE "
-			    "v2 IPv6 GID exists for %s/%u (fe80:: link-local ones do not route)", nd->name, d->name, p->num);
+		finding_add(out, "netdev.ipv6", spare ? SEVERITY_WARN : SEVERITY_FAIL, nd->name, fix, "%s has no global "
+			    "IPv6 address: no RoCE v2 IPv6 GID exists for %s/%u (fe80:: link-local ones do not route)%s",
+			    nd->name, d->name, p->num, spare ? UNADDRESSED_SPARE : "");
 		return;
 	}
 	if (netdev_has_address(p, nd, AF_INET)) {
@@ -475,8 +501,9 @@ static void check_netdev_address(const struct check_input *in, const struct rdma
 		 "192.168.88.1/24\nnmcli connection modify %s ipv4.method manual ipv4.addresses ADDR/PREFIX   "
 		 "# persistent", nd->name, nd->name);
 	append_exclusion(fix, sizeof(fix), exclude);
-	finding_add(out, "netdev.ipv4", SEVERITY_FAIL, nd->name, fix,
-		    "%s has no IPv4 address: no RoCE v2 IPv4 GID exists for %s/%u", nd->name, d->name, p->num);
+	finding_add(out, "netdev.ipv4", spare ? SEVERITY_WARN : SEVERITY_FAIL, nd->name, fix,
+		    "%s has no IPv4 address: no RoCE v2 IPv4 GID exists for %s/%u%s", nd->name, d->name, p->num,
+		    spare ? UNADDRESSED_SPARE : "");
 }
 
 static void check_one_netdev(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p,

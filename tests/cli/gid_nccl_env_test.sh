@@ -50,11 +50,20 @@ grep -q '^  INFO  port.state         mlx5_8/1 (eth8) is DOWN, physical state Pol
 	&& grep -q '^             mlxlink -d 0000:dc:00.0 -m ' "$out" && ! grep -q 'ip link set eth8 up' "$out" \
 	&& ! grep -qE '^  (FAIL|WARN) .*(eth8|mlx5_8)' "$out"
 result "check: the spare port with no cable is info with ethtool/mlxlink, not a netdev.state failure with ip link set up" $?
-# the ACTIVE port without an address still fails (NCCL opens it); both fixes give one exclusion, never two edits
-[ "$rc" -eq 2 ] && [ "$(grep -c '^  FAIL ' "$out")" -eq 1 ] && grep -q '^  FAIL  netdev.ipv4        eth9 ' "$out" \
+# the ACTIVE port without an address, which NCCL_IB_HCA does not name, beside eight working rails: the port
+# gid --suggest and nccl-env leave out, so a warning (NCCL still opens it), never the failure that drains the
+# node; both fixes give one exclusion, never two edits
+[ "$rc" -eq 1 ] && ! grep -q '^  FAIL ' "$out" && [ "$(grep -c '^  WARN ' "$out")" -eq 1 ] \
+	&& grep -q '^  WARN  netdev.ipv4        eth9 has no IPv4 address: .*gid --suggest and nccl-env leave it out, but NCCL still opens it' "$out" \
 	&& [ "$(grep -c 'export NCCL_IB_HCA=^mlx5_8:1,mlx5_9:1   # ' "$out")" -eq 2 ] \
 	&& [ "$(grep -E '^ +(fix: )?export NCCL_IB_HCA=' "$out" | sed 's/ *#.*//; s/.*export //' | sort -u)" = 'NCCL_IB_HCA=^mlx5_8:1,mlx5_9:1' ]
-result "check: mlx5_9 (ACTIVE, no address) still fails; the two ports' fixes share one NCCL_IB_HCA exclusion" $?
+result "check: mlx5_9 (ACTIVE, no address, not named) warns, exit 1 as gid --suggest leaves it out; one exclusion" $?
+# named by NCCL_IB_HCA, the same port is a rail the job was told to use: a failure again
+N="$scratch/unused-named"; cp -a "$U" "$N"; mkdir -p "$N/proc/self"
+printf 'NCCL_IB_HCA=mlx5_1:1,mlx5_2:1,mlx5_9:1\0' > "$N/proc/self/environ"
+run --root "$N" check
+[ "$rc" -eq 2 ] && grep -q '^  FAIL  netdev.ipv4        eth9 has no IPv4 address: no RoCE v2 IPv4 GID exists for mlx5_9/1;' "$out"
+result "check: the unaddressed port named in NCCL_IB_HCA fails (a rail that lost its address)" $?
 # with that exclusion in the job's environment: nothing fails, and the excluded spare is said to be left out
 X="$scratch/unused-excluded"; cp -a "$U" "$X"; mkdir -p "$X/proc/self"
 printf 'NCCL_IB_HCA=^mlx5_8:1,mlx5_9:1\0' > "$X/proc/self/environ"

@@ -152,11 +152,18 @@ static void a_missing_address_folds_rocev2_in_either_family(void)
 
 	CHECK(probe_fixture("cx6lx-2port", &host) == 0);
 	port_of(&host, "mlx5_1")->gid_count = 4;          /* only the fe80:: entries 0-3 left: no IPv4 */
-	f = run_report(&host, AF_INET);
+	f = run_report_hca(&host, AF_INET, "mlx5_0:1,mlx5_1:1");   /* the job names it: a rail */
 	CHECK(find(&f, "gid.rocev2", SEVERITY_FAIL, NULL) == NULL);
 	it = find(&f, "netdev.ipv4", SEVERITY_FAIL, "ens19f1np1");
 	CHECK(it && it->cover_count == 1 && strcmp(it->covers[0], "gid.rocev2") == 0);
 	CHECK(find(&f, "netdev.ipv4", SEVERITY_FAIL, "ens19f0np0") == NULL);
+	findings_free(&f);
+	/* NCCL_IB_HCA unset: the port gid --suggest leaves out beside a working one warns, both findings folded */
+	f = run_report(&host, AF_INET);
+	CHECK(find(&f, "gid.rocev2", SEVERITY_WARN, NULL) == NULL && find(&f, "netdev.ipv4", SEVERITY_FAIL, NULL) == NULL);
+	it = find(&f, "netdev.ipv4", SEVERITY_WARN, "ens19f1np1");
+	CHECK(it && it->cover_count == 1 && strcmp(it->covers[0], "gid.rocev2") == 0);
+	CHECK(findings_worst(&f) == SEVERITY_WARN);
 	findings_free(&f);
 	/* IPv6: no global address on either netdev; "ip -6 addr add" fixes both the netdev and its GID. */
 	f = run_report(&host, AF_INET6);
