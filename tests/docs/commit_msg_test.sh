@@ -10,15 +10,8 @@ set -u
 src=$1
 hook=$src/tools/commit-msg
 BASE=930e70fe21c9f5574817fee7b2863bad1ed015d4
-n=0 failed=0
-judge() { # NAME STATUS [DETAIL]
-	n=$((n + 1))
-	if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else
-		failed=$((failed + 1)); echo "not ok $n - $1"; [ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /'
-	fi
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=../lib/judge.sh
+. "$(dirname "$0")/../lib/judge.sh"
 long=$(printf 'word %.0s' $(seq 16))   # 79 characters: $() drops the last space
 
 # The cases are written first and judged by one run over all of them (a python start costs a second on a
@@ -64,7 +57,7 @@ judge "an unreadable file: exit 2 and one line" "$([ $? -eq 2 ] && [ "$(wc -l <"
 
 if ! command -v git >/dev/null; then
 	skip "the hook in a planted repository; the tree's commits after $BASE" "git is not installed"
-	echo "1..$n"; exit 0
+	judge_end; exit
 fi
 
 # the hook installed as README says, in a planted repository
@@ -90,5 +83,4 @@ else
 	(cd "$src" && "$hook" --range "$BASE..HEAD") >"$tmp/breaches" 2>&1
 	judge "the tree's $count commits after ${BASE:0:7} keep the rules (tools/commit-msg)" $? "$(head -40 "$tmp/breaches")"
 fi
-echo "1..$n"
-[ "$failed" -eq 0 ]
+judge_end

@@ -9,18 +9,11 @@
 set -u
 src=$1
 tool=$src/tools/spdx-headers
-n=0 failed=0
-judge() { # NAME STATUS [DETAIL]
-	n=$((n + 1))
-	if [ "$2" -eq 0 ]; then echo "ok $n - $1"; else
-		failed=$((failed + 1)); echo "not ok $n - $1"; [ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/# /'
-	fi
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=../lib/judge.sh
+. "$(dirname "$0")/../lib/judge.sh"
 if ! command -v git >/dev/null; then
 	skip "tools/spdx-headers on a planted repository and on the tree" "git is not installed (the tool lists git's files)"
-	echo "1..$n"; exit 0
+	judge_end; exit
 fi
 
 # the planted repository: one file of each form, a fixture and a log that must stay untouched
@@ -58,5 +51,4 @@ if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$(cd "$src" && pwd -P)" ]; the
 else
 	skip "every tracked source file of the tree has the SPDX line" "$src is not a git checkout (a release tarball): no list of tracked files"
 fi
-echo "1..$n"
-[ "$failed" -eq 0 ]
+judge_end
