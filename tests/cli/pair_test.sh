@@ -12,14 +12,7 @@ BIN=$1 FIXTURES=$2
 py=$(python3 -c 'import sys; print(sys.executable)')
 # findings: the JSON report's findings, shown and covered, one "id|severity|node|fix|by" line each (fix lines
 # joined by " / "; by: "ID/NODE" of the finding that covers it, empty when shown)
-findings() {
-	"$py" -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-for f in d["findings"] + d["covered"]:
-    by = f.get("covered_by")
-    print("%s|%s|%s|%s|%s" % (f["id"], f["severity"], f["node"] or "null", " / ".join(f["fix_lines"]),
-                              "%s/%s" % (by["id"], by["node"] or "null") if by else ""))' "$out" > "$scratch/findings"
-}
+findings() { "$py" "$(dirname "$0")/pair_report_lines.py" "$out" > "$scratch/findings"; }
 # has ID SEVERITY NODE [FIX-PATTERN]: a finding of the last findings (NODE a, b or null), shown or covered
 has() { grep -qE -- "^$1\|$2\|$3\|.*${4:-}" "$scratch/findings"; }
 # shown ID SEVERITY NODE: a finding shown; covered ID NODE BY: one covered by BY ("pair.rdma/b")

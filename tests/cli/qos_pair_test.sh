@@ -67,14 +67,7 @@ result "compare without DCB settings: no lossless finding at all" $?
 fx=$scratch/pairs
 "$py" "$(dirname "$0")/pair_fixtures.py" "$BIN" "$FIXTURES" "$fx" || { echo "Bail out! pair fixtures"; exit 1; }
 # pf: each finding of the pair report, shown or covered: "id|severity|node|fix lines|covered by"
-pf() {
-	"$py" -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-for f in d["findings"] + d["covered"]:
-    by = f.get("covered_by")
-    print("%s|%s|%s|%s|%s" % (f["id"], f["severity"], f["node"] or "null", " / ".join(f["fix_lines"]),
-                              "%s/%s" % (by["id"], by["node"] or "null") if by else ""))' "$out" > "$scratch/pf"
-}
+pf() { "$py" "$(dirname "$0")/pair_report_lines.py" "$out" > "$scratch/pf"; }
 peer() {
 	local c=$1; shift
 	run --json --from "$fx/$c/a.json" check --peer 192.168.88.2 --peer-fixture "$fx/$c/peer" "$@"
