@@ -29,8 +29,8 @@ rc=$?
 [ "$rc" -eq 1 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -qF "no PROGRAM.calls file in $scratch" "$err"
 result "extract-messages --from-pinned on a directory without calls: one line, exit 1" $?
 
-"$tools/coverage-others" "$cat/other-messages.tsv" "$LOG_ROWS" >"$out" 2>"$err"
-result "every row for rdma-core, UCX, Open MPI, libfabric, srun, PyTorch and the launchers reads a wording the program prints" $?
+"$tools/coverage-others" "$cat/other-messages.tsv" "$cat/intel-mpi-messages.tsv" "$LOG_ROWS" >"$out" 2>"$err"
+result "every row for rdma-core, UCX, Open MPI, libfabric, srun, PyTorch, the launchers and Intel MPI reads a wording the program prints" $?
 
 # PyTorch's calls were copied, not cloned: the pinned files say from where, in lines the extraction skips
 for f in pytorch pytorch-1.x; do
@@ -41,6 +41,10 @@ done
 grep -qP '^pytorch-1\.x\t1\.x\tstr\t\[Rank \{\}\] Watchdog caught collective operation timeout: ' "$cat/other-messages.tsv" &&
 	grep -qP '^pytorch\t2\.x\tstr\t\{\}Timeout at NCCL work: \{\}, last enqueued NCCL work: ' "$cat/other-messages.tsv"
 result "the catalogue holds PyTorch's 1.x and 2.x watchdog wordings" $?
+# every row of the hand-kept Intel MPI table names the public page it was read in
+! awk -F'\t' 'NR > 1 && $5 !~ /^https:\/\//' "$cat/intel-mpi-messages.tsv" | grep -q . &&
+	[ "$(wc -l <"$cat/intel-mpi-messages.tsv")" -gt 1 ]
+result "intel-mpi-messages.tsv: every wording has its source URL" $?
 
 # The numbers decoded, as the sources define them: a line of each program, the decoded words in its finding
 decodes() {
