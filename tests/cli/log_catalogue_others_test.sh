@@ -78,6 +78,10 @@ decodes "RuntimeError: Using hostfile at /job/hostfile but host=worker-1 was not
 	'ssh -o PasswordAuthentication=no worker-1 hostname'
 decodes "WARNING:accelerate.commands.launch:Using RTX 4000 series which doesn't support faster communication speedups. Ensuring P2P and IB communications are disabled." \
 	'NCCL_IB_DISABLE=1'
+decodes 'NotImplementedError: Using RTX 4000 series doesn'"'"'t support faster communication broadband via P2P or IB. Please set `NCCL_P2P_DISABLE="1"` and `NCCL_IB_DISABLE="1" or use `accelerate launch` which will do this automatically.' \
+	'driver older than 550.40.07'
+decodes 'torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store has failed. See inner exception for details.' \
+	"the c10d backend's TCPStore at --rdzv-endpoint"
 
 # a launcher's report of a rank's exit is an effect: the rank's own failure, printed after it, is the cause
 printf '%s\n' "[2023-04-07 13:09:33,220] [ERROR] [launch.py:324:sigkill_handler] ['/usr/bin/python3', '-u', 'run_clm.py', '--local_rank=1'] exits with return code = 1" \
