@@ -29,8 +29,22 @@ rc=$?
 [ "$rc" -eq 1 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -qF "no PROGRAM.calls file in $scratch" "$err"
 result "extract-messages --from-pinned on a directory without calls: one line, exit 1" $?
 
-"$tools/coverage-others" "$cat/other-messages.tsv" "$LOG_ROWS" >"$out" 2>"$err"
-result "every row for rdma-core, UCX, Open MPI, libfabric and srun reads a wording the program prints" $?
+"$tools/coverage-others" "$cat/other-messages.tsv" "$cat/intel-mpi-messages.tsv" "$LOG_ROWS" >"$out" 2>"$err"
+result "every row for rdma-core, UCX, Open MPI, libfabric, srun, PyTorch, the launchers and Intel MPI reads a wording the program prints" $?
+
+# PyTorch's calls were copied, not cloned: the pinned files say from where, in lines the extraction skips
+for f in pytorch pytorch-1.x; do
+	grep -q '^# ' "$cat/pinned-others/$f.calls" && ! grep -v '^#' "$cat/pinned-others/$f.calls" | grep -qv '^torch/'
+	result "pinned-others/$f.calls names its sources in # lines, then only calls" $?
+done
+# both watchdog wordings, 1.x ("[Rank N] " in the literal) and 2.x (logPrefix()), are in the catalogue
+grep -qP '^pytorch-1\.x\t1\.x\tstr\t\[Rank \{\}\] Watchdog caught collective operation timeout: ' "$cat/other-messages.tsv" &&
+	grep -qP '^pytorch\t2\.x\tstr\t\{\}Timeout at NCCL work: \{\}, last enqueued NCCL work: ' "$cat/other-messages.tsv"
+result "the catalogue holds PyTorch's 1.x and 2.x watchdog wordings" $?
+# every row of the hand-kept Intel MPI table names the public page it was read in
+! awk -F'\t' 'NR > 1 && $5 !~ /^https:\/\//' "$cat/intel-mpi-messages.tsv" | grep -q . &&
+	[ "$(wc -l <"$cat/intel-mpi-messages.tsv")" -gt 1 ]
+result "intel-mpi-messages.tsv: every wording has its source URL" $?
 
 # The numbers decoded, as the sources define them: a line of each program, the decoded words in its finding
 decodes() {
@@ -55,5 +69,25 @@ decodes 'RuntimeError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/P
 	'ncclResult_t 2, ncclSystemError'
 decodes 'torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, remote process exited or there was a network error, NCCL version 2.19.3' \
 	'ncclResult_t 6, ncclRemoteError'
+# the launchers' lines, as they print them (deepspeed v0.19.5, accelerate v1.14.0)
+decodes "[2023-04-07 13:09:33,220] [ERROR] [launch.py:324:sigkill_handler] ['/usr/bin/python3', '-u', 'run_clm.py', '--local_rank=0'] exits with return code = -9" \
+	'killed by SIGKILL'
+decodes "[2023-04-07 13:09:33,220] [ERROR] [launch.py:324:sigkill_handler] ['/usr/bin/python3', '-u', 'run_clm.py', '--local_rank=0'] exits with return code = 1" \
+	'a rank exited with code 1'
+decodes "RuntimeError: Using hostfile at /job/hostfile but host=worker-1 was not reachable via ssh. If you are running with a single node please remove /job/hostfile or setup passwordless ssh." \
+	'ssh -o PasswordAuthentication=no worker-1 hostname'
+decodes "WARNING:accelerate.commands.launch:Using RTX 4000 series which doesn't support faster communication speedups. Ensuring P2P and IB communications are disabled." \
+	'NCCL_IB_DISABLE=1'
+decodes 'NotImplementedError: Using RTX 4000 series doesn'"'"'t support faster communication broadband via P2P or IB. Please set `NCCL_P2P_DISABLE="1"` and `NCCL_IB_DISABLE="1" or use `accelerate launch` which will do this automatically.' \
+	'driver older than 550.40.07'
+decodes 'torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store has failed. See inner exception for details.' \
+	"the c10d backend's TCPStore at --rdzv-endpoint"
+
+# a launcher's report of a rank's exit is an effect: the rank's own failure, printed after it, is the cause
+printf '%s\n' "[2023-04-07 13:09:33,220] [ERROR] [launch.py:324:sigkill_handler] ['/usr/bin/python3', '-u', 'run_clm.py', '--local_rank=1'] exits with return code = 1" \
+	'node-a:1:2 [0] NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129' |
+	"$BIN" --json explain - >"$out" 2>"$err"
+python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["first_failure"]["id"] != "log.nccl.wc_retry_exceeded")' "$out"
+result "DeepSpeed's 'exits with return code = 1' ranks below the NCCL failure printed after it" $?
 
 tap_end

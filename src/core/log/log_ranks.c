@@ -22,6 +22,7 @@ static const char *const effects[] = {
 	"log.nccl.peer_closed", "log.torch.nccl_remote_error", "log.torch.collective_timeout",
 	"log.torch.store_wait_clients", "log.job.stopped", "log.perftest.exchange_failed",
 	"log.roce_doctor.serve_gone", "log.torch.nccl_error", "log.elastic.child_failed", "log.slurm.task_failed",
+	"log.deepspeed.rank_exit", "log.accelerate.process_failed",
 };
 
 bool log_problem_is_effect(const char *id)
