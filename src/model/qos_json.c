@@ -34,6 +34,15 @@ static json_t *bytes_json(const uint8_t *v, bool known)
 	return counts_json(wide, known);
 }
 
+static json_t *words_json(const uint32_t *v, bool known)
+{
+	uint64_t wide[QOS_PRIOS];
+
+	for (unsigned i = 0; i < QOS_PRIOS; i++)
+		wide[i] = v[i];
+	return counts_json(wide, known);
+}
+
 /* [[dscp, priority], ...] for the mapped DSCPs, ascending. */
 static json_t *dscp_map_json(const struct qos_dcb *d)
 {
@@ -72,7 +81,11 @@ static json_t *dcb_json(const struct qos_dcb *d)
 	     put(o, "trust", d->trust_known ? json_string(trust_names[d->trust]) : json_null()) &&
 	     put(o, "trust_source", json_string(source_names[d->trust_source])) &&
 	     put(o, "dcbx", d->dcbx_known ? json_integer(d->dcbx) : json_null()) &&
-	     put(o, "prio_buffer", bytes_json(d->prio_buffer, d->buffer_known));
+	     put(o, "prio_buffer", bytes_json(d->prio_buffer, d->buffer_known)) &&
+	     put(o, "buffer_size", words_json(d->buffer_size, d->buffer_size_known)) &&
+	     put(o, "buffer_xoff", words_json(d->buffer_xoff, d->buffer_xoff_known)) &&
+	     put(o, "port_buffer_size", d->buffer_size_known ? json_integer(d->port_buffer_size) : json_null()) &&
+	     put(o, "spare_buffer_size", d->buffer_size_known ? json_integer(d->spare_buffer_size) : json_null());
 	return finished(o, ok);
 }
 
@@ -204,7 +217,31 @@ static int read_dscp_map(struct reader *r, const struct jnode *obj, struct qos_d
 
 static const char *const dcb_members[] = { "known", "errno", "pfc", "pfc_requests", "pfc_indications", "prio_tc",
 					   "tc_bw", "tc_tsa", "dscp_map", "app_entries", "trust", "trust_source", "dcbx",
-					   "prio_buffer" };
+					   "prio_buffer", "buffer_size", "buffer_xoff", "port_buffer_size", "spare_buffer_size" };
+
+/* The buffers' sizes and thresholds: absent in a snapshot written before they were kept (read as not known). */
+static int read_buffers(struct reader *r, const struct jnode *o, struct qos_dcb *d)
+{
+	uint64_t v[QOS_PRIOS];
+	json_int_t port = 0, spare = 0;
+	int ret = 0;
+
+	if (jnode_object_get(o, "buffer_size"))
+		ret = read_eight(r, o, "buffer_size", UINT32_MAX, v, &d->buffer_size_known);
+	for (unsigned i = 0; ret == 0 && d->buffer_size_known && i < QOS_PRIOS; i++)
+		d->buffer_size[i] = (uint32_t)v[i];
+	if (ret == 0 && jnode_object_get(o, "buffer_xoff"))
+		ret = read_eight(r, o, "buffer_xoff", UINT32_MAX, v, &d->buffer_xoff_known);
+	for (unsigned i = 0; ret == 0 && d->buffer_xoff_known && i < QOS_PRIOS; i++)
+		d->buffer_xoff[i] = (uint32_t)v[i];
+	if (ret == 0 && jnode_object_get(o, "port_buffer_size"))
+		ret = read_integer(r, o, "port_buffer_size", 0, UINT32_MAX, true, 0, &port);
+	if (ret == 0 && jnode_object_get(o, "spare_buffer_size"))
+		ret = read_integer(r, o, "spare_buffer_size", 0, UINT32_MAX, true, 0, &spare);
+	d->port_buffer_size = (uint32_t)port;
+	d->spare_buffer_size = (uint32_t)spare;
+	return ret;
+}
 
 static int read_dcb(struct reader *r, const struct jnode *obj, struct qos_dcb *d)
 {
@@ -248,6 +285,8 @@ static int read_dcb(struct reader *r, const struct jnode *obj, struct qos_dcb *d
 		ret = read_integer(r, o, "dcbx", 0, 255, true, -1, &dcbx);
 	if (ret == 0)
 		ret = read_bytes(r, o, "prio_buffer", QOS_PRIOS - 1, d->prio_buffer, &d->buffer_known);
+	if (ret == 0)
+		ret = read_buffers(r, o, d);
 	path_leave(r, mark);
 	d->known = known == 1;
 	d->error = (int)-err;

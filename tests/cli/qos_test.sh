@@ -149,6 +149,25 @@ result "the snapshot carries default_roce_tos" $?
 "$BIN" --from "$scratch/tos.json" check --only qos.roce_tos > "$scratch/from.txt" 2>&1
 grep -qE 'INFO +qos\.roce_tos +mlx5_0/1' "$scratch/from.txt"; result "... and check --from says the same" $?
 
+# MLNX_OFED's qos sysfs: PFC priority 3 mapped into a buffer without bytes on the first port
+expect "a PFC priority in a buffer without bytes: warn, the map's fix" 1 \
+	'WARN +qos\.pfc_buffer +mlx5_0/1: ens19f0np0: PFC priority 3 lands in receive buffer 0, which has no bytes' \
+	-- --root "$FIXTURES/qos-ofed-sysfs" check -v --only qos
+grep -qE '^ +fix: mlnx_qos -i ens19f0np0 --prio2buffer 0,0,0,1,0,0,0,0 ' "$out" &&
+	grep -qE 'dcb buffer set dev ens19f0np0 prio-buffer 3:1 ' "$out" &&
+	grep -qE 'OK +qos\.pfc_buffer +mlx5_1/1: ens19f1np1: priority 3 in buffer 1 \(114944 bytes, xoff at 91392\)' "$out"
+result "... moved into the buffer that pauses (mlnx_qos and dcb); the other port ok" $?
+run --root "$FIXTURES/qos-ofed-sysfs" snapshot --output "$scratch/ofed.json"
+python3 - "$scratch/ofed.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["system"]["qos"]["ports"][0]["dcb"]
+assert d["prio_buffer"] == [0] * 8 and d["buffer_size"] == [0, 114944, 0, 0, 0, 0, 0, 0], d
+assert d["buffer_xoff"][1] == 91392 and d["port_buffer_size"] == 262016 and d["spare_buffer_size"] == 147072, d
+PY
+result "the snapshot carries the buffers' map, sizes and thresholds" $?
+"$BIN" --from "$scratch/ofed.json" check --only qos.pfc_buffer > "$scratch/from.txt" 2>&1
+grep -qE 'WARN +qos\.pfc_buffer +mlx5_0/1' "$scratch/from.txt"; result "... and check --from says the same" $?
+
 # the same answer from a snapshot
 run --root "$FIXTURES/qos-pcp-untagged" snapshot --output "$scratch/s.json"
 live=$("$BIN" --root "$FIXTURES/qos-pcp-untagged" --json check --only qos | python3 -c 'import json,sys; print(sorted((f["id"], f["subject"], f["severity"], f["message"]) for f in json.load(sys.stdin)["findings"]))')

@@ -11,6 +11,7 @@
 
 #include "core/qos/chain.h"
 #include "core/qos/pause_storm.h"
+#include "core/qos/pfc_buffer.h"
 
 static void subject_of(const struct qos_port *p, char *buf, size_t len)
 {
@@ -275,6 +276,7 @@ void check_qos(const struct qos_host *q, const struct qos_job *job, struct findi
 	for (size_t i = 0; q && i < q->count; i++) {
 		lossless(&q->ports[i], job, out);
 		pfc_unmapped(&q->ports[i], out);
+		qos_check_pfc_buffer(&q->ports[i], out);
 		trust_pcp_untagged(&q->ports[i], out);
 		tc_forced(&q->ports[i], job, out);
 		roce_tos(&q->ports[i], job, out);
