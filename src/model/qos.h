@@ -96,6 +96,7 @@ struct qos_port {
 	int forced_tc;                       /* sys/class/infiniband/DEV/tc/PORT/traffic_class; -1 none */
 	int default_roce_tos;                /* rdma_cm's configfs default_roce_tos; -1 unknown (rdma_cm users only) */
 	bool vlan;                           /* the netdev is a VLAN: RoCE frames carry a PCP */
+	char vlan_netdev[IF_NAMESIZE];       /* that VLAN: netdev itself, or (explain's pastes) a VLAN on it; "" none */
 	/* The VLAN's egress QoS map (/proc/net/vlan/IF, "EGRESS priority mappings"): skb priority -> PCP, 0 where
 	 * unmapped. rdma_cm takes its SL, and so the PCP, from it (the ToS's skb priority); NCCL sets NCCL_IB_SL. */
 	bool vlan_egress_known;

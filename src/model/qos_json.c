@@ -136,6 +136,7 @@ json_t *qos_host_to_json(const struct qos_host *q)
 					       put(j, "default_roce_tos", p->default_roce_tos >= 0 ?
 								json_integer(p->default_roce_tos) : json_null()) &&
 					       put(j, "vlan", json_boolean(p->vlan)) &&
+					       put(j, "vlan_netdev", p->vlan_netdev[0] ? json_string(p->vlan_netdev) : json_null()) &&
 					       put(j, "vlan_egress", bytes_json(p->vlan_egress, p->vlan_egress_known)) &&
 					       put(j, "ecn", ecn) &&
 					       put(j, "dcb", dcb_json(&p->dcb)) && put(j, "counters", counters_json(&p->counters))));
@@ -382,7 +383,7 @@ static int read_counters(struct reader *r, const struct jnode *obj, struct qos_c
 }
 
 static const char *const port_members[] = { "device", "port", "netdev", "forced_tc", "default_roce_tos", "vlan",
-					    "vlan_egress", "ecn", "dcb", "counters" };
+					    "vlan_netdev", "vlan_egress", "ecn", "dcb", "counters" };
 
 static int read_port(struct reader *r, const struct jnode *j, struct qos_port *p)
 {
@@ -403,6 +404,8 @@ static int read_port(struct reader *r, const struct jnode *j, struct qos_port *p
 		ret = read_integer(r, j, "default_roce_tos", 0, 255, true, -1, &tos);
 	if (ret == 0)
 		ret = read_bool(r, j, "vlan", false, &vlan);
+	if (ret == 0 && jnode_object_get(j, "vlan_netdev"))   /* absent in snapshots older than it: none */
+		ret = read_string(r, j, "vlan_netdev", true, p->vlan_netdev, sizeof(p->vlan_netdev));
 	if (ret == 0 && jnode_object_get(j, "vlan_egress"))   /* absent in snapshots older than it: unknown */
 		ret = read_bytes(r, j, "vlan_egress", QOS_PRIOS - 1, p->vlan_egress, &p->vlan_egress_known);
 	if (ret == 0)

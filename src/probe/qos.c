@@ -221,8 +221,10 @@ int qos_probe(const struct rootfs *root, const struct host *host, struct qos_hos
 			q->forced_tc = forced_class(root, dev->name, p->num);
 			q->default_roce_tos = rdma_cm_tos(root, dev->name, p->num);
 			q->vlan = is_vlan(root, p->netdev);
-			if (q->vlan)
+			if (q->vlan) {
+				snprintf(q->vlan_netdev, sizeof(q->vlan_netdev), "%s", p->netdev);
 				vlan_egress_map(root, p->netdev, q);
+			}
 			ecn_per_priority(root, p->netdev, q->ecn);
 			if (root->live)
 				dcb_query(p->netdev, &q->dcb);
