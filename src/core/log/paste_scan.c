@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/qos/checks_qos.h"
+#include "model/ethtool_text.h"
 #include "model/qos_dcb_json.h"
 #include "model/qos_dcb_text.h"
 
@@ -509,23 +510,18 @@ static bool rdma_link(struct paste_scan *ps, const char *s, unsigned long number
 	return true;
 }
 
-/* ethtool -S's "     rx_prio3_pause: 12" (and show_counters' "out_of_sequence: 5"). */
+/* ethtool -S's "     rx_prio3_pause: 12" (and show_counters' "out_of_sequence: 5"), read by the one reader of that
+ * text (model/ethtool_text). */
 static bool ethtool_stat(struct paste_scan *ps, const char *line, unsigned long number)
 {
-	const char *s = skip_space(line), *colon = strchr(s, ':'), *v;
-	uint64_t x;
-	size_t vl;
+	struct ethtool_text_stat st;
 
-	if (!colon || !is_counter_name(s, (size_t)(colon - s)))
-		return false;
-	v = skip_space(colon + 1);
-	vl = strcspn(v, " \t");
-	if (!parse_u64(v, vl, &x) || *skip_space(v + vl))
+	if (!ethtool_text_stat(line, &st))
 		return false;
 	/* outside a block a command line announced, only the shape ethtool prints and a statistic's name */
-	if (ps->expect != EXPECT_ETHTOOL && (s == line || !paste_counter_name_likely(s, (size_t)(colon - s))))
+	if (ps->expect != EXPECT_ETHTOOL && (!st.indented || !paste_counter_name_likely(st.name, st.len)))
 		return false;
-	counter(ps, ps->current, s, (size_t)(colon - s), x, number);
+	counter(ps, ps->current, st.name, st.len, st.value, number);
 	return true;
 }
 
