@@ -222,7 +222,8 @@ int check_probe_read(struct check_probe *p, const char *root_dir, const char *us
 	if (part_wanted(wanted, SYSTEM_PART_PCI) && pci_topology_read(&root, &p->pci, notes) == 0)
 		in->pci = &p->pci;
 	notes_tag_since(notes, from, SYSTEM_PART_PCI);
-	if (wants(wanted, "qos.lossless") || wants(wanted, "qos.pfc_unmapped") || wants(wanted, "qos.trust_pcp_untagged") ||
+	if (wants(wanted, "qos.lossless") || wants(wanted, "qos.pfc_unmapped") || wants(wanted, "qos.pfc_buffer") ||
+	    wants(wanted, "qos.trust_pcp_untagged") || wants(wanted, "qos.vlan_egress") ||
 	    wants(wanted, "qos.tc_forced") || wants(wanted, "qos.roce_tos") ||
 	    wants(wanted, "qos.fifo_tc") || wants(wanted, "qos.pause_storm") ||
 	    wants(wanted, "qos.discards")) {

@@ -37,7 +37,11 @@ const struct check_id check_catalog[] = {
 	{ "qos.lossless", "each RoCE port NCCL uses: NCCL_IB_TC (or the port's forced class) -> DSCP -> priority by the "
 	  "trust mode and DSCP map -> PFC or ECN on it (dcbnl live; a captured mlnx_qos -i under --root)" },
 	{ "qos.pfc_unmapped", "trust dscp: a PFC-enabled priority that no DSCP maps to" },
+	{ "qos.pfc_buffer", "a PFC-enabled priority's receive buffer (prio2buffer) without bytes or xoff threshold "
+	  "(MLNX_OFED's /sys/class/net/IF/qos/buffer_size, or dcbnl's buffer sizes)" },
 	{ "qos.trust_pcp_untagged", "trust pcp on a netdev without VLAN, PFC on a priority above 0: untagged frames land on 0" },
+	{ "qos.vlan_egress", "trust pcp on a VLAN: the PCP rdma_cm's RoCE frames leave with (the VLAN's egress QoS map at "
+	  "the ToS's skb priority) against the PFC priority" },
 	{ "qos.tc_forced", "the port forces a traffic class (tc/PORT/traffic_class) and NCCL_IB_TC asks another" },
 	{ "qos.fifo_tc", "NCCL_IB_FIFO_TC (NCCL 2.22+: its CTS messages) lands on another priority than NCCL_IB_TC" },
 	{ "qos.roce_tos", "rdma_cm's default_roce_tos (perftest -R, rping, UCX) lands on another priority than NCCL_IB_TC" },

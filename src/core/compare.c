@@ -15,6 +15,7 @@ const char *const compare_ids[] = {
 	"compare.firmware", "compare.port_rate", "compare.link_layer", "compare.mtu", "compare.active_mtu",
 	"compare.gid_index", "compare.gid_index_pinned", "compare.rails", "compare.duplicate_address",
 	"compare.nccl_settings", "compare.pfc", "compare.trust", "compare.dscp_map", "compare.traffic_class",
+	"compare.roce_tos", "compare.forced_tc", "compare.fifo_tc",
 	"compare.check_summary", NULL,
 };
 

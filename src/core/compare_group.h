@@ -99,7 +99,8 @@ int compare_ports(const struct compare_ctx *c);
 int compare_gid(const struct compare_ctx *c);
 int compare_addresses(const struct compare_ctx *c);
 int compare_nccl(const struct compare_ctx *c);
-int compare_qos(const struct compare_ctx *c);         /* compare.pfc, .trust, .dscp_map, .traffic_class: core/qos/ */
+int compare_qos(const struct compare_ctx *c);         /* compare.pfc, .trust, .dscp_map, .traffic_class, .roce_tos,
+                                                        * .forced_tc, .fifo_tc: core/qos/ */
 int compare_check_summary(const struct compare_ctx *c);
 
 #endif

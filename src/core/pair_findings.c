@@ -7,7 +7,8 @@
 
 const char *const pair_ids[] = {
 	"pair.rail", "pair.mtu", "pair.speed", "pair.gid", "pair.gid_index", "pair.same_subnet",
-	"pair.rdma", "pair.bootstrap", "pair.bw", "pair.pfc", "pair.trust", "pair.dscp_map", "pair.traffic_class", NULL,
+	"pair.rdma", "pair.bootstrap", "pair.bw", "pair.pfc", "pair.trust", "pair.dscp_map", "pair.traffic_class",
+	"pair.roce_tos", "pair.forced_tc", "pair.fifo_tc", NULL,
 };
 
 void pair_add(struct pair_findings *out, char node, const char *id, enum severity severity, const char *subject,

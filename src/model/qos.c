@@ -32,6 +32,13 @@ bool qos_dscp_priority(const struct qos_dcb *dcb, unsigned dscp, unsigned *prio)
 	return true;
 }
 
+bool qos_buffer_lossless(const struct qos_dcb *dcb, unsigned b)
+{
+	if (b >= QOS_PRIOS || !dcb->buffer_size_known)
+		return true;
+	return dcb->buffer_size[b] > 0 && (!dcb->buffer_xoff_known || dcb->buffer_xoff[b] > 0);
+}
+
 void qos_host_free(struct qos_host *q)
 {
 	free(q->ports);

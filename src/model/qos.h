@@ -52,6 +52,14 @@ struct qos_dcb {
 	uint8_t dcbx;                        /* DCB_CAP_DCBX_* bits */
 	bool buffer_known;
 	uint8_t prio_buffer[QOS_PRIOS];      /* priority -> receive buffer */
+	/* The receive buffers themselves (MLNX_OFED's qos/buffer_size, dcbnl's buffer sizes): the buffer a PFC
+	 * priority lands in needs room and an xoff threshold, or the port drops before it ever sends a pause. */
+	bool buffer_size_known;
+	uint32_t buffer_size[QOS_PRIOS];     /* receive buffer -> bytes */
+	bool buffer_xoff_known;              /* MLNX_OFED's sysfs only: dcbnl has no thresholds */
+	uint32_t buffer_xoff[QOS_PRIOS];     /* fill in bytes at which the port sends pause; 0: the buffer is lossy */
+	uint32_t port_buffer_size;           /* all buffers together, bytes; 0 unknown */
+	uint32_t spare_buffer_size;          /* what no buffer holds yet, bytes; 0 unknown or none */
 };
 
 /* The netdev's per-priority counters that say what PFC did (the driver statistics `ethtool -S IF` prints), read
@@ -88,6 +96,7 @@ struct qos_port {
 	int forced_tc;                       /* sys/class/infiniband/DEV/tc/PORT/traffic_class; -1 none */
 	int default_roce_tos;                /* rdma_cm's configfs default_roce_tos; -1 unknown (rdma_cm users only) */
 	bool vlan;                           /* the netdev is a VLAN: RoCE frames carry a PCP */
+	char vlan_netdev[IF_NAMESIZE];       /* that VLAN: netdev itself, or (explain's pastes) a VLAN on it; "" none */
 	/* The VLAN's egress QoS map (/proc/net/vlan/IF, "EGRESS priority mappings"): skb priority -> PCP, 0 where
 	 * unmapped. rdma_cm takes its SL, and so the PCP, from it (the ToS's skb priority); NCCL sets NCCL_IB_SL. */
 	bool vlan_egress_known;
@@ -108,5 +117,9 @@ const char *qos_trust_source_name(enum qos_trust_source src); /* "apptrust", "ap
 
 /* Whether DSCP d is mapped, and to which priority. */
 bool qos_dscp_priority(const struct qos_dcb *dcb, unsigned dscp, unsigned *prio);
+
+/* Whether receive buffer b can hold a PFC priority's packets: it has bytes, and (where the thresholds are known) an
+ * xoff threshold, so the port pauses the sender before the buffer overflows. True when the sizes are not known. */
+bool qos_buffer_lossless(const struct qos_dcb *dcb, unsigned b);
 
 #endif

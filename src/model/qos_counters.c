@@ -5,6 +5,8 @@
  * guide): tx_priority_N_xoff.nic. */
 #include "model/qos_counters.h"
 
+#include "model/ethtool_text.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -84,33 +86,14 @@ bool qos_counters_take(struct qos_counters *c, const char *name, uint64_t v)
 
 bool qos_counters_text_line(struct qos_counters *c, const char *line)
 {
-	char name[33], *end;
-	size_t n = 0;
-	uint64_t v;
+	struct ethtool_text_stat st;
+	char name[ETHTOOL_TEXT_NAME_MAX + 1];
 
-	while (isspace((unsigned char)*line))
-		line++;
-	/* ETH_GSTRING_LEN: a driver's statistic name is at most 32 characters */
-	while (line[n] && line[n] != ':' && !isspace((unsigned char)line[n]) && n < sizeof(name) - 1)
-		n++;
-	if (n == 0 || line[n] != ':')
+	if (!ethtool_text_stat(line, &st))
 		return false;
-	memcpy(name, line, n);
-	name[n] = '\0';
-	line += n + 1;
-	while (*line == ' ' || *line == '\t')
-		line++;
-	if (!isdigit((unsigned char)*line))
-		return false;
-	errno = 0;
-	v = strtoull(line, &end, 10);
-	if (errno)
-		return false;
-	while (isspace((unsigned char)*end))
-		end++;
-	if (*end)
-		return false;   /* "rxq0: rx_bytes: 1" and annotated pastes: not a plain statistic */
-	return qos_counters_take(c, name, v);
+	memcpy(name, st.name, st.len);
+	name[st.len] = '\0';
+	return qos_counters_take(c, name, st.value);
 }
 
 static uint64_t grew(uint64_t before, uint64_t after, unsigned *resets)

@@ -34,6 +34,15 @@ static json_t *bytes_json(const uint8_t *v, bool known)
 	return counts_json(wide, known);
 }
 
+static json_t *words_json(const uint32_t *v, bool known)
+{
+	uint64_t wide[QOS_PRIOS];
+
+	for (unsigned i = 0; i < QOS_PRIOS; i++)
+		wide[i] = v[i];
+	return counts_json(wide, known);
+}
+
 /* [[dscp, priority], ...] for the mapped DSCPs, ascending. */
 static json_t *dscp_map_json(const struct qos_dcb *d)
 {
@@ -72,7 +81,11 @@ static json_t *dcb_json(const struct qos_dcb *d)
 	     put(o, "trust", d->trust_known ? json_string(trust_names[d->trust]) : json_null()) &&
 	     put(o, "trust_source", json_string(source_names[d->trust_source])) &&
 	     put(o, "dcbx", d->dcbx_known ? json_integer(d->dcbx) : json_null()) &&
-	     put(o, "prio_buffer", bytes_json(d->prio_buffer, d->buffer_known));
+	     put(o, "prio_buffer", bytes_json(d->prio_buffer, d->buffer_known)) &&
+	     put(o, "buffer_size", words_json(d->buffer_size, d->buffer_size_known)) &&
+	     put(o, "buffer_xoff", words_json(d->buffer_xoff, d->buffer_xoff_known)) &&
+	     put(o, "port_buffer_size", d->buffer_size_known ? json_integer(d->port_buffer_size) : json_null()) &&
+	     put(o, "spare_buffer_size", d->buffer_size_known ? json_integer(d->spare_buffer_size) : json_null());
 	return finished(o, ok);
 }
 
@@ -123,6 +136,7 @@ json_t *qos_host_to_json(const struct qos_host *q)
 					       put(j, "default_roce_tos", p->default_roce_tos >= 0 ?
 								json_integer(p->default_roce_tos) : json_null()) &&
 					       put(j, "vlan", json_boolean(p->vlan)) &&
+					       put(j, "vlan_netdev", p->vlan_netdev[0] ? json_string(p->vlan_netdev) : json_null()) &&
 					       put(j, "vlan_egress", bytes_json(p->vlan_egress, p->vlan_egress_known)) &&
 					       put(j, "ecn", ecn) &&
 					       put(j, "dcb", dcb_json(&p->dcb)) && put(j, "counters", counters_json(&p->counters))));
@@ -204,7 +218,31 @@ static int read_dscp_map(struct reader *r, const struct jnode *obj, struct qos_d
 
 static const char *const dcb_members[] = { "known", "errno", "pfc", "pfc_requests", "pfc_indications", "prio_tc",
 					   "tc_bw", "tc_tsa", "dscp_map", "app_entries", "trust", "trust_source", "dcbx",
-					   "prio_buffer" };
+					   "prio_buffer", "buffer_size", "buffer_xoff", "port_buffer_size", "spare_buffer_size" };
+
+/* The buffers' sizes and thresholds: absent in a snapshot written before they were kept (read as not known). */
+static int read_buffers(struct reader *r, const struct jnode *o, struct qos_dcb *d)
+{
+	uint64_t v[QOS_PRIOS];
+	json_int_t port = 0, spare = 0;
+	int ret = 0;
+
+	if (jnode_object_get(o, "buffer_size"))
+		ret = read_eight(r, o, "buffer_size", UINT32_MAX, v, &d->buffer_size_known);
+	for (unsigned i = 0; ret == 0 && d->buffer_size_known && i < QOS_PRIOS; i++)
+		d->buffer_size[i] = (uint32_t)v[i];
+	if (ret == 0 && jnode_object_get(o, "buffer_xoff"))
+		ret = read_eight(r, o, "buffer_xoff", UINT32_MAX, v, &d->buffer_xoff_known);
+	for (unsigned i = 0; ret == 0 && d->buffer_xoff_known && i < QOS_PRIOS; i++)
+		d->buffer_xoff[i] = (uint32_t)v[i];
+	if (ret == 0 && jnode_object_get(o, "port_buffer_size"))
+		ret = read_integer(r, o, "port_buffer_size", 0, UINT32_MAX, true, 0, &port);
+	if (ret == 0 && jnode_object_get(o, "spare_buffer_size"))
+		ret = read_integer(r, o, "spare_buffer_size", 0, UINT32_MAX, true, 0, &spare);
+	d->port_buffer_size = (uint32_t)port;
+	d->spare_buffer_size = (uint32_t)spare;
+	return ret;
+}
 
 static int read_dcb(struct reader *r, const struct jnode *obj, struct qos_dcb *d)
 {
@@ -248,6 +286,8 @@ static int read_dcb(struct reader *r, const struct jnode *obj, struct qos_dcb *d
 		ret = read_integer(r, o, "dcbx", 0, 255, true, -1, &dcbx);
 	if (ret == 0)
 		ret = read_bytes(r, o, "prio_buffer", QOS_PRIOS - 1, d->prio_buffer, &d->buffer_known);
+	if (ret == 0)
+		ret = read_buffers(r, o, d);
 	path_leave(r, mark);
 	d->known = known == 1;
 	d->error = (int)-err;
@@ -343,7 +383,7 @@ static int read_counters(struct reader *r, const struct jnode *obj, struct qos_c
 }
 
 static const char *const port_members[] = { "device", "port", "netdev", "forced_tc", "default_roce_tos", "vlan",
-					    "vlan_egress", "ecn", "dcb", "counters" };
+					    "vlan_netdev", "vlan_egress", "ecn", "dcb", "counters" };
 
 static int read_port(struct reader *r, const struct jnode *j, struct qos_port *p)
 {
@@ -364,6 +404,8 @@ static int read_port(struct reader *r, const struct jnode *j, struct qos_port *p
 		ret = read_integer(r, j, "default_roce_tos", 0, 255, true, -1, &tos);
 	if (ret == 0)
 		ret = read_bool(r, j, "vlan", false, &vlan);
+	if (ret == 0 && jnode_object_get(j, "vlan_netdev"))   /* absent in snapshots older than it: none */
+		ret = read_string(r, j, "vlan_netdev", true, p->vlan_netdev, sizeof(p->vlan_netdev));
 	if (ret == 0 && jnode_object_get(j, "vlan_egress"))   /* absent in snapshots older than it: unknown */
 		ret = read_bytes(r, j, "vlan_egress", QOS_PRIOS - 1, p->vlan_egress, &p->vlan_egress_known);
 	if (ret == 0)

@@ -119,6 +119,13 @@ static int on_ieee(const struct nlattr *attr, void *data)
 		b = mnl_attr_get_payload(attr);
 		dcb->buffer_known = true;
 		memcpy(dcb->prio_buffer, b->prio2buffer, QOS_PRIOS);
+		/* the sizes too (no thresholds: those are MLNX_OFED's qos/buffer_size only); all zero is a driver that
+		 * fills the map but not the sizes, not eight empty buffers */
+		for (unsigned i = 0; i < QOS_PRIOS; i++) {
+			dcb->buffer_size[i] = b->buffer_size[i];
+			dcb->buffer_size_known |= b->buffer_size[i] > 0;
+		}
+		dcb->port_buffer_size = b->total_size;
 		break;
 	}
 	case DCB_ATTR_DCB_APP_TRUST_TABLE_:

@@ -11,6 +11,7 @@
 
 #include "model/qos_counters.h"
 #include "model/qos_mlnx_text.h"
+#include "model/qos_ofed_sysfs.h"
 #include "netcfg/dcb.h"
 #include "netcfg/ethtool_stats.h"
 
@@ -121,6 +122,26 @@ static void dcb_from_capture(const struct rootfs *root, const char *netdev, stru
 	}
 }
 
+/* MLNX_OFED's qos/ files, read after dcbnl (or the captured mlnx_qos text): the buffers' sizes and xoff thresholds
+ * that only they have, and the priority->buffer map and the trust mode (MLNX_OFED 4.x's qos/trust) where the
+ * DCB settings did not give them. The same paths live and in a tree. */
+static void ofed_qos_sysfs(const struct rootfs *root, const char *netdev, struct qos_dcb *dcb)
+{
+	char text[1024];
+	enum qos_trust trust;
+
+	if (rootfs_read(root, text, sizeof(text), "sys/class/net/%s/qos/buffer_size", netdev) > 0)
+		qos_ofed_buffer_size(text, dcb);
+	if (!dcb->buffer_known && rootfs_read(root, text, sizeof(text), "sys/class/net/%s/qos/prio2buffer", netdev) > 0)
+		qos_ofed_prio2buffer(text, dcb);
+	if (dcb->known && !dcb->trust_known && rootfs_read(root, text, sizeof(text), "sys/class/net/%s/qos/trust", netdev) > 0 &&
+	    (trust = qos_ofed_trust(text)) != QOS_TRUST_UNKNOWN) {
+		dcb->trust_known = true;
+		dcb->trust = trust;
+		dcb->trust_source = QOS_TRUST_FROM_SYSFS;
+	}
+}
+
 /* The driver statistics, live through SIOCETHTOOL; a tree has what capture-host saved of `ethtool -S IF`. */
 static void counters_live(const char *netdev, struct qos_counters *c)
 {
@@ -200,13 +221,16 @@ int qos_probe(const struct rootfs *root, const struct host *host, struct qos_hos
 			q->forced_tc = forced_class(root, dev->name, p->num);
 			q->default_roce_tos = rdma_cm_tos(root, dev->name, p->num);
 			q->vlan = is_vlan(root, p->netdev);
-			if (q->vlan)
+			if (q->vlan) {
+				snprintf(q->vlan_netdev, sizeof(q->vlan_netdev), "%s", p->netdev);
 				vlan_egress_map(root, p->netdev, q);
+			}
 			ecn_per_priority(root, p->netdev, q->ecn);
 			if (root->live)
 				dcb_query(p->netdev, &q->dcb);
 			else
 				dcb_from_capture(root, p->netdev, &q->dcb);
+			ofed_qos_sysfs(root, p->netdev, &q->dcb);
 			qos_counters_read(root, p->netdev, &q->counters);
 		}
 	}

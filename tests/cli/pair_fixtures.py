@@ -174,6 +174,8 @@ b = qos_node("qos-dscp-pfc3", "node-b", False)
 b["system"]["nccl"]["settings"] = [x for x in b["system"]["nccl"]["settings"] if x["name"] != "NCCL_IB_TC"]
 b["system"]["environment"] = [x for x in b["system"]["environment"] if x["name"] != "NCCL_IB_TC"]
 write("qos-b-tc-unset", qos_node("qos-dscp-pfc3", "node-a", True), b, probes())
+# b with rdma_cm's ToS 106, mlx5_1/1 forcing class 106 and NCCL_IB_FIFO_TC=0 (make-qos-fixtures.sh: qos-peer-tos)
+write("qos-b-tos", qos_node("qos-dscp-pfc3", "node-a", True), qos_node("qos-peer-tos", "node-b", False), probes())
 
 # b's serve went away during the first rail's probe: nothing else is asked of it
 write("b-serve-gone", A, B, probes(rdma=("peer_gone", "ok")))

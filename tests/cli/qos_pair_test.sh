@@ -57,6 +57,20 @@ expect "compare, NCCL_IB_TC unset on one node: compare.traffic_class names it" 1
 grep -qE 'on [^ ]*tc-unset\.json \(0\): `export NCCL_IB_TC=106`' "$out"
 result "... with export NCCL_IB_TC=106 on it" $?
 
+# the other classes: rdma_cm's ToS, a forced class and NCCL_IB_FIFO_TC set on one node only (qos-peer-tos)
+snap "$FIXTURES/qos-peer-tos" "$S/tos.json"
+run --json compare "$S/pfc3.json" "$S/tos.json"
+[ "$rc" -eq 1 ] && [ "$(fields compare.roce_tos | cut -d'|' -f1 | sort -u)" = "info" ] &&
+	fields compare.roce_tos | grep -qF "on $S/pfc3.json (0): \`cma_roce_tos -d mlx5_1 -p 1 -t 106\`" &&
+	[ "$(fields compare.forced_tc | cut -d'|' -f1)" = "info" ] &&
+	fields compare.forced_tc | grep -qF "on $S/pfc3.json (none): \`echo 106 > /sys/class/infiniband/mlx5_1/tc/1/traffic_class\`" &&
+	[ "$(fields compare.fifo_tc | cut -d'|' -f1)" = "warn" ] &&
+	fields compare.fifo_tc | grep -qF "on $S/tos.json (0): \`unset NCCL_IB_FIFO_TC\`"
+result "compare, rdma_cm's ToS, a forced class and NCCL_IB_FIFO_TC on one node: each named, with its command" $?
+run --json compare "$S/pfc3.json" "$S/pfc3-twin.json"
+[ "$(fields compare.roce_tos)" = "ok||" ] && [ "$(fields compare.forced_tc)" = "ok||" ] && [ "$(fields compare.fifo_tc)" = "ok||" ]
+result "... and nothing set on either: one ok each" $?
+
 # compare of snapshots without DCB settings (cx6lx-2port: no capture) says nothing about QoS
 snap "$FIXTURES/cx6lx-2port" "$S/plain.json"
 run --json compare "$S/plain.json" "$S/plain.json"
@@ -99,6 +113,13 @@ result "check --peer, b trusting pcp without a VLAN: pair.trust on b, mlnx_qos -
 peer qos-b-tc-unset
 [ "$rc" -eq 1 ] && [ "$(count '^pair\.traffic_class\|warn\|b\|export NCCL_IB_TC=106   # on b \(node-b\)')" -eq 2 ]
 result "check --peer, NCCL_IB_TC unset on b: pair.traffic_class on b, export NCCL_IB_TC=106" $?
+
+peer qos-b-tos
+[ "$rc" -eq 1 ] && [ "$(count '^pair\.roce_tos\|warn\|a\|cma_roce_tos -d mlx5_[01] -p 1 -t 106   # on a \(node-a\)')" -eq 2 ] &&
+	[ "$(count '^pair\.forced_tc\|info\|b\|echo -1 > /sys/class/infiniband/mlx5_1/tc/1/traffic_class   # on b \(node-b\)')" -eq 1 ] &&
+	[ "$(count '^pair\.fifo_tc\|warn\|b\|unset NCCL_IB_FIFO_TC   # on b \(node-b\)')" -eq 1 ] &&
+	[ "$(count '^pair\.fifo_tc\|info\|b\|unset NCCL_IB_FIFO_TC')" -eq 1 ]
+result "check --peer, b with rdma_cm's ToS 106, a forced class, NCCL_IB_FIFO_TC=0: each on the node that aligns" $?
 
 peer clean
 [ "$rc" -eq 0 ] && [ "$(count '^(pair|compare)\.(pfc|trust|dscp_map|traffic_class)\|')" -eq 0 ]

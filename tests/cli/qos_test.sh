@@ -134,11 +134,15 @@ for nd in ens19f0np0 ens19f1np1; do
 	printf '%s  VID: 100\t REORDER_HDR: 1  dev->priv_flags: 1021\n         total frames received            0\nDevice: %s\nINGRESS priority mappings: 0:0  1:0  2:0  3:0  4:0  5:0  6:0 7:0\n EGRESS priority mappings: %s\n' \
 		"$nd" "$nd" "$([ "$nd" = ens19f1np1 ] && echo '2:3 ')" > "$scratch/t/proc/net/vlan/$nd"
 done
-expect "trust pcp, VLAN without an egress map: rdma_cm on PCP 0, NCCL_IB_SL=3 on 3: info" 0 \
+expect "trust pcp, VLAN without an egress map: rdma_cm on PCP 0, NCCL_IB_SL=3 on 3: info" 1 \
 	'INFO +qos\.roce_tos +mlx5_0/1: .*traffic class 106 \(rdma_cm.s default_roce_tos\) -> DSCP 26 -> priority 0 \(trust pcp, VLAN PCP from the egress map at skb priority 2\) -> PFC off' \
 	-- --root "$scratch/t" check -v --only qos
 grep -qF 'fix: ip link set dev ens19f0np0 type vlan egress-qos-map 2:3' "$out" && ! grep -q 'qos\.roce_tos +mlx5_1/1' "$out"
 result "... fixed in the egress map; the port whose map sends 2 to 3 agrees with NCCL" $?
+grep -qE 'WARN +qos\.vlan_egress +mlx5_0/1: ens19f0np0 trusts pcp and its RoCE frames leave the VLAN ens19f0np0 with PCP 0' "$out" &&
+	grep -qF 'fix: ip link set dev ens19f0np0 type vlan egress-qos-map 0:3 1:3 2:3 3:3 4:3 5:3 6:3 7:3 ' "$out" &&
+	grep -qE 'OK +qos\.vlan_egress +mlx5_1/1: ens19f1np1: .*leave with PCP 3' "$out" && ! grep -qF 'NCCL_IB_SL=3   #' "$out"
+result "... qos.vlan_egress warns on the empty map (every skb priority to 3), ok where ToS 106 reaches PCP 3" $?
 run --root "$scratch/t" snapshot --output "$scratch/vlan.json"
 python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["system"]["qos"]["ports"]; assert [x["vlan_egress"] for x in p] == [[0]*8, [0, 0, 3, 0, 0, 0, 0, 0]], p' "$scratch/vlan.json"
 result "the snapshot carries the VLAN's egress map" $?
@@ -148,6 +152,25 @@ python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["system"]["qos"]["po
 result "the snapshot carries default_roce_tos" $?
 "$BIN" --from "$scratch/tos.json" check --only qos.roce_tos > "$scratch/from.txt" 2>&1
 grep -qE 'INFO +qos\.roce_tos +mlx5_0/1' "$scratch/from.txt"; result "... and check --from says the same" $?
+
+# MLNX_OFED's qos sysfs: PFC priority 3 mapped into a buffer without bytes on the first port
+expect "a PFC priority in a buffer without bytes: warn, the map's fix" 1 \
+	'WARN +qos\.pfc_buffer +mlx5_0/1: ens19f0np0: PFC priority 3 lands in receive buffer 0, which has no bytes' \
+	-- --root "$FIXTURES/qos-ofed-sysfs" check -v --only qos
+grep -qE '^ +fix: mlnx_qos -i ens19f0np0 --prio2buffer 0,0,0,1,0,0,0,0 ' "$out" &&
+	grep -qE 'dcb buffer set dev ens19f0np0 prio-buffer 3:1 ' "$out" &&
+	grep -qE 'OK +qos\.pfc_buffer +mlx5_1/1: ens19f1np1: priority 3 in buffer 1 \(114944 bytes, xoff at 91392\)' "$out"
+result "... moved into the buffer that pauses (mlnx_qos and dcb); the other port ok" $?
+run --root "$FIXTURES/qos-ofed-sysfs" snapshot --output "$scratch/ofed.json"
+python3 - "$scratch/ofed.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["system"]["qos"]["ports"][0]["dcb"]
+assert d["prio_buffer"] == [0] * 8 and d["buffer_size"] == [0, 114944, 0, 0, 0, 0, 0, 0], d
+assert d["buffer_xoff"][1] == 91392 and d["port_buffer_size"] == 262016 and d["spare_buffer_size"] == 147072, d
+PY
+result "the snapshot carries the buffers' map, sizes and thresholds" $?
+"$BIN" --from "$scratch/ofed.json" check --only qos.pfc_buffer > "$scratch/from.txt" 2>&1
+grep -qE 'WARN +qos\.pfc_buffer +mlx5_0/1' "$scratch/from.txt"; result "... and check --from says the same" $?
 
 # the same answer from a snapshot
 run --root "$FIXTURES/qos-pcp-untagged" snapshot --output "$scratch/s.json"

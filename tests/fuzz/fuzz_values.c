@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The one-value parsers of outside text: a GID as sysfs writes it, an address, systemd's rlimit syntax,
  * NCCL's interface lists (NCCL_IB_HCA, NCCL_SOCKET_IFNAME), an ethtool link-mode name, NCCL's version banner
- * and version option, message sizes, port selections, a PCI config space's capability list, and `ethtool -S`
- * text (the PFC counters a capture or a paste gives). The first
+ * and version option, message sizes, port selections, a PCI config space's capability list, `ethtool -S`
+ * text (the PFC counters a capture or a paste gives) and MLNX_OFED's qos/prio2buffer and qos/buffer_size. The first
  * byte picks the parser; the rest is the value. Where a value parses, what we print of it must parse back. */
 #include <arpa/inet.h>
 #include <stdint.h>
@@ -14,6 +14,7 @@
 #include "core/port_selection.h"
 #include "model/nccl_match.h"
 #include "model/qos_counters.h"
+#include "model/qos_ofed_sysfs.h"
 #include "netcfg/ethtool_linkmodes.h"
 #include "probe/elf_nccl_version.h"
 #include "probe/memlock.h"
@@ -82,6 +83,29 @@ static void ethtool_text(char *text)
 	}
 }
 
+/* MLNX_OFED's qos sysfs texts: a map read has 8 buffers 0-7; sizes read print back in the driver's layout and read
+ * again the same. */
+static void ofed_texts(const char *text)
+{
+	struct qos_dcb d = { 0 }, back = { 0 };
+	char again[512];
+	size_t at;
+
+	if (qos_ofed_prio2buffer(text, &d))
+		for (unsigned p = 0; p < QOS_PRIOS; p++)
+			if (d.prio_buffer[p] >= QOS_PRIOS)
+				abort();
+	if (!qos_ofed_buffer_size(text, &d))
+		return;
+	at = (size_t)snprintf(again, sizeof(again), "Port buffer size = %u\nSpare buffer size = %u\nBuffer\tSize\txoff_threshold\txon_threshold\n",
+			      d.port_buffer_size, d.spare_buffer_size);
+	for (unsigned b = 0; b < QOS_PRIOS; b++)
+		at += (size_t)snprintf(again + at, sizeof(again) - at, "%u\t%u\t%u\t\t0\n", b, d.buffer_size[b], d.buffer_xoff[b]);
+	if (!qos_ofed_buffer_size(again, &back) || memcmp(back.buffer_size, d.buffer_size, sizeof(d.buffer_size)) ||
+	    memcmp(back.buffer_xoff, d.buffer_xoff, sizeof(d.buffer_xoff)) || back.port_buffer_size != d.port_buffer_size)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct elf_nccl_version banner;
@@ -133,6 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		break;
 	case 9:
+		ofed_texts(text);
 		ethtool_text(text);
 		break;
 	}

@@ -741,6 +741,40 @@ static void compare_names_odd_lossless_chain(void)
 	world_free(&w);
 }
 
+/* rdma_cm's default ToS, the forced class and NCCL_IB_FIFO_TC: one odd node among three is named with the command
+ * that aligns it; where no node sets them nothing is said. */
+static const struct compare_setting nccl_fifo96[] = { { "NCCL_IB_HCA", "mlx5", "environment" },
+						      { "NCCL_IB_TC", "106", "environment" },
+						      { "NCCL_IB_FIFO_TC", "96", "environment" } };
+
+static void compare_names_odd_classes(void)
+{
+	struct world w;
+
+	world_init(&w, 3);
+	for (size_t i = 0; i < 3; i++)
+		w.nodes[i].nccl = nccl_tc106, w.nodes[i].nccl_count = 3;
+	CHECK(run_compare(&w) == 0);
+	CHECK(!not_ok(&w.out, "compare.roce_tos") && !not_ok(&w.out, "compare.forced_tc") &&
+	      !not_ok(&w.out, "compare.fifo_tc") && count_id(&w.out, "compare.roce_tos") == 1);
+	for (size_t i = 0; i < 3; i++)
+		qos_own(&w, i)[0].default_roce_tos = 106;
+	w.qos[1].ports[0].default_roce_tos = -1;   /* b02: not set, rdma_cm sends 0 */
+	qos_own(&w, 2)[1].forced_tc = 96;           /* b03 forces 96 on mlx5_1/1 */
+	w.nodes[0].nccl = nccl_fifo96;              /* b01 sends its CTS with 96 */
+	CHECK(run_compare(&w) == 0);
+	CHECK(names_exactly(&w, "compare.roce_tos", ",b02,"));
+	CHECK(fix_has(&w, "compare.roce_tos", "on b02 (0): `cma_roce_tos -d mlx5_0 -p 1 -t 106` (or `mkdir -p "
+		      "/sys/kernel/config/rdma_cm/mlx5_0 && echo 106 > /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos`)"));
+	CHECK(message_has(&w, "compare.roce_tos", "rdma_cm's default ToS of mlx5_0/1"));
+	CHECK(names_exactly(&w, "compare.forced_tc", ",b03,"));
+	CHECK(fix_has(&w, "compare.forced_tc", "on b03 (96): `echo -1 > /sys/class/infiniband/mlx5_1/tc/1/traffic_class`"));
+	CHECK(names_exactly(&w, "compare.fifo_tc", ",b01,"));
+	CHECK(fix_has(&w, "compare.fifo_tc", "on b01 (96): `unset NCCL_IB_FIFO_TC` in the job's environment"));
+	CHECK(count_id(&w.out, "compare.roce_tos") == 1 && count_id(&w.out, "compare.forced_tc") == 1);
+	world_free(&w);
+}
+
 /* Two nodes, one each: the tie aligns on the node whose own chain is lossless (NCCL_IB_TC=130 is DSCP 32,
  * priority 4: b02's PFC on 4 is), though "3" comes first in text order. */
 static void compare_tie_aligns_on_the_lossless_node(void)
@@ -944,6 +978,7 @@ int main(int argc, char **argv)
 	RUN(compare_duplicates_are_between_nodes);
 	RUN(compare_names_odd_lossless_chain);
 	RUN(compare_tie_aligns_on_the_lossless_node);
+	RUN(compare_names_odd_classes);
 	RUN(compare_ids_are_documented);
 	RUN(compare_ten_thousand_nodes);
 	host_free(&fixture);

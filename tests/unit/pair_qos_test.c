@@ -170,6 +170,73 @@ static void nothing_without_dcb_settings(void)
 	CHECK(out.list.count == 0);
 }
 
+/* rdma_cm's default ToS: set on a only, 106 lands on lossless 3 there while b's 0 lands on lossy 0: warn on b with
+ * cma_roce_tos; the same on both: ok. */
+static void roce_tos_differs_fix_on_the_lossy_end(void)
+{
+	const struct finding *f;
+
+	setup("106");
+	for (size_t i = 0; i < WORLD_PORTS; i++)
+		qports[0][i].default_roce_tos = 106;
+	run();
+	CHECK(world_count(&out, "pair.roce_tos", SEVERITY_WARN, 'b') == 2);
+	f = first("pair.roce_tos");
+	CHECK(fix_starts(f, "cma_roce_tos -d mlx5_0 -p 1 -t 106   # on b (node-b)\nmkdir -p /sys/kernel/config/rdma_cm/mlx5_0"));
+	CHECK(f && strstr(f->message, "rdma_cm's default ToS (perftest -R, rping, UCX) is 106 on a (node-a)'s mlx5_0/1, 0 on b"));
+	for (size_t i = 0; i < WORLD_PORTS; i++)
+		qports[1][i].default_roce_tos = 106;
+	run();
+	CHECK(world_count(&out, "pair.roce_tos", SEVERITY_OK, 0) == 2 && !first("pair.roce_tos"));
+}
+
+/* A class forced on one end only: both still land on 3 (106 either way): info, b aligns on a. */
+static void forced_class_differs(void)
+{
+	const struct finding *f;
+
+	setup("106");
+	qports[1][0].forced_tc = 96;
+	run();
+	f = first("pair.forced_tc");
+	CHECK(world_count(&out, "pair.forced_tc", SEVERITY_INFO, 'b') == 1 && f);
+	CHECK(fix_starts(f, "echo -1 > /sys/class/infiniband/mlx5_0/tc/1/traffic_class   # on b (node-b)"));
+	CHECK(f && strstr(f->message, "the forced traffic class (tc/N/traffic_class) is none on a (node-a)'s mlx5_0/1, 96 on"));
+	/* forced to 0 on b: its packets ride lossy 0, so b aligns on a's none... and the other way round */
+	qports[1][0].forced_tc = -1;
+	qports[0][0].forced_tc = 0;
+	run();
+	f = first("pair.forced_tc");
+	CHECK(world_count(&out, "pair.forced_tc", SEVERITY_WARN, 'a') == 1 &&
+	      fix_starts(f, "echo -1 > /sys/class/infiniband/mlx5_0/tc/1/traffic_class   # on a (node-a)"));
+}
+
+static struct nccl_setting two[2][2];
+
+/* NCCL_IB_FIFO_TC=0 on a only: a's CTS messages ride lossy priority 0, b's go with its data on 3: warn on a, per
+ * rail, unset it there. */
+static void fifo_tc_differs(void)
+{
+	const struct finding *f;
+
+	setup("106");
+	for (int s = 0; s < 2; s++) {
+		two[s][0] = tc[s];
+		memset(&two[s][1], 0, sizeof(two[s][1]));
+		snprintf(two[s][1].name, sizeof(two[s][1].name), "NCCL_IB_FIFO_TC");
+		snprintf(two[s][1].value, sizeof(two[s][1].value), "%s", s == 0 ? "0" : "");
+		snprintf(two[s][1].source, sizeof(two[s][1].source), "environment");
+		two[s][1].effective = true;
+		conf[s] = (struct nccl_conf){ .items = two[s], .count = s == 0 ? 2 : 1 };
+	}
+	run();
+	f = first("pair.fifo_tc");
+	CHECK(world_count(&out, "pair.fifo_tc", SEVERITY_WARN, 'a') == 2);
+	CHECK(f && strstr(f->message, "NCCL_IB_FIFO_TC (the class of NCCL's CTS messages) is 0 on a (node-a), unset on b"));
+	CHECK(f && strstr(f->message, "b (node-b)'s CTS messages land on a PFC priority, a (node-a)'s do not"));
+	CHECK(fix_starts(f, "unset NCCL_IB_FIFO_TC   # on a (node-a)"));
+}
+
 int main(void)
 {
 	RUN(the_same_chain_is_ok_on_every_rail);
@@ -178,6 +245,9 @@ int main(void)
 	RUN(neither_lossless_aligns_b_on_a);
 	RUN(dscp_map_and_trust_and_class);
 	RUN(nothing_without_dcb_settings);
+	RUN(roce_tos_differs_fix_on_the_lossy_end);
+	RUN(forced_class_differs);
+	RUN(fifo_tc_differs);
 	findings_free(&out.list);
 	TAP_DONE();
 }

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/log/paste_scan.h"
 #include "core/qos/pause_storm.h"
+#include "model/ethtool_text.h"
 #include "model/qos_counters.h"
 #include "tap.h"
 
@@ -50,6 +52,47 @@ static void ethtool_text_is_read_line_by_line_and_the_rest_ignored(void)
 	CHECK(!qos_counters_text_line(&c, "rx_prio3_pause_duration_and_a_name_longer_than_32: 5"));
 	CHECK(!qos_counters_text_line(&c, ""));
 	CHECK(c.rx_pause[3] == 1523 && c.tx_pause[3] == 2847 && c.rx_packets[3] == 0);
+}
+
+/* One reader of `ethtool -S` text: the shape it takes and refuses, and the probe's capture reader and explain's
+ * paste reader agreeing on every line of a pasted block (same counters, same values). */
+static void ethtool_text_has_one_reader(void)
+{
+	static const char *const lines[] = {
+		"NIC statistics:", "     rx_prio3_pause: 1523", "     tx_prio3_pause:\t2847  ", "     rx_prio3_packets: 12abc",
+		"     rxq0: rx_prio3_pause: 7", "     rx_prio4_pause: 5   <- pause frames RECEIVED",
+		"     tx_priority_3_xoff.nic: 6434", "     rx_prio2_pause: 18446744073709551615",
+		"     rx_prio1_pause: 18446744073709551616", "     3rx_prio5_pause: 9", "     rx_prio6_pause:",
+		"     rx_prio0_buf_discard: 44", "     rx_discards_phy: 17",
+	};
+	struct qos_counters probe = { 0 }, pasted = { 0 };
+	struct ethtool_text_stat st;
+	struct paste_scan *ps;
+
+	CHECK(ethtool_text_stat("     rx_prio3_pause: 1523", &st) && st.len == 14 && !strncmp(st.name, "rx_prio3_pause", 14) &&
+	      st.value == 1523 && st.indented);
+	CHECK(ethtool_text_stat("out_of_sequence: 5\r", &st) && st.value == 5 && !st.indented);
+	CHECK(ethtool_text_stat("a2345678901234567890123456789012: 1", &st) && st.len == 32);      /* ETH_GSTRING_LEN */
+	CHECK(!ethtool_text_stat("a23456789012345678901234567890123: 1", &st));
+	CHECK(!ethtool_text_stat("     rx_prio3_pause : 1", &st) && !ethtool_text_stat("rx_prio3_pause: +1", &st) &&
+	      !ethtool_text_stat(": 1", &st) && !ethtool_text_stat("", &st));
+	CHECK(paste_scan_init(&ps) == 0);
+	if (!ps)
+		return;
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		qos_counters_text_line(&probe, lines[i]);
+		paste_scan_line(ps, lines[i], strlen(lines[i]), i + 1);
+	}
+	/* the paste's counters into the model as the probe takes them: the same fields, the same values */
+	for (size_t i = 0; i < ps->counters.count; i++)
+		qos_counters_take(&pasted, ps->counters.items[i].name, ps->counters.items[i].last);
+	CHECK(probe.present == pasted.present && !memcmp(probe.rx_pause, pasted.rx_pause, sizeof(probe.rx_pause)) &&
+	      !memcmp(probe.tx_pause, pasted.tx_pause, sizeof(probe.tx_pause)) &&
+	      !memcmp(probe.prio_discards, pasted.prio_discards, sizeof(probe.prio_discards)) &&
+	      probe.rx_discards_phy == pasted.rx_discards_phy);
+	CHECK(probe.rx_pause[3] == 1523 && probe.tx_pause[3] == 6434 && probe.rx_pause[2] == UINT64_MAX &&
+	      probe.rx_pause[1] == 0 && probe.rx_pause[4] == 0 && probe.rx_pause[5] == 0 && probe.prio_discards[0] == 44);
+	paste_scan_free(ps);
 }
 
 static void counters_that_go_back_are_a_reset_not_a_huge_growth(void)
@@ -247,6 +290,7 @@ int main(void)
 {
 	RUN(names_of_mlx5_and_ice_land_on_their_priority);
 	RUN(ethtool_text_is_read_line_by_line_and_the_rest_ignored);
+	RUN(ethtool_text_has_one_reader);
 	RUN(counters_that_go_back_are_a_reset_not_a_huge_growth);
 	RUN(pauses_received_past_one_percent_point_at_a_receiver_further_on);
 	RUN(pauses_sent_point_at_this_nodes_receive_path);

@@ -237,6 +237,88 @@ static void paste_scan_cut_anywhere(void)
 	}
 }
 
+/* Every line of a file of tests/pastes, then lines, through one paste_scan; the findings of its ports. */
+static void scan_file_and(struct paste_scan *ps, const char *name, const char *const *lines, size_t n, struct findings *f)
+{
+	char path[512], line[1024];
+	unsigned long number = 0;
+	FILE *file;
+
+	snprintf(path, sizeof(path), "%s/%s", pastes, name);
+	file = fopen(path, "r");
+	CHECK(file != NULL);
+	while (file && fgets(line, sizeof(line), file)) {
+		line[strcspn(line, "\n")] = '\0';
+		number++;
+		if (line[strspn(line, " \t")])
+			paste_scan_line(ps, line, strlen(line), number);
+	}
+	if (file)
+		fclose(file);
+	for (size_t i = 0; i < n; i++)
+		paste_scan_line(ps, lines[i], strlen(lines[i]), ++number);
+	paste_scan_end_file(ps);
+	CHECK(paste_scan_judge(ps, f) == 0);
+}
+
+static const struct finding *finding_of(const struct findings *f, const char *id)
+{
+	for (size_t i = 0; i < f->count; i++)
+		if (!strcmp(f->items[i].id, id))
+			return &f->items[i];
+	return NULL;
+}
+
+/* /proc/net/vlan pasted beside mlnx_qos -i of its parent, trust pcp and PFC on 3: the empty egress map sends PCP 0,
+ * said with the egress-qos-map that fixes it; the VLAN is no longer "untagged". Mapped to 3: ok. */
+static void paste_vlan_egress_map_against_pfc(void)
+{
+	static const char *const mlnx[] = {
+		"$ mlnx_qos -i eth1", "DCBX mode: OS controlled", "Priority trust state: pcp", "PFC configuration:",
+		"priority 0 1 2 3 4 5 6 7", "enabled 0 0 0 1 0 0 0 0",
+	};
+	static const char *const mapped[] = {
+		"$ mlnx_qos -i eth1", "DCBX mode: OS controlled", "Priority trust state: pcp", "PFC configuration:",
+		"priority 0 1 2 3 4 5 6 7", "enabled 0 0 0 1 0 0 0 0",
+		"$ cat /proc/net/vlan/eth1.100", "eth1.100  VID: 100\t REORDER_HDR: 1  dev->priv_flags: 1001",
+		"Device: eth1", "INGRESS priority mappings: 0:0  1:0  2:0  3:0  4:0  5:0  6:0 7:0",
+		" EGRESS priority mappings: 0:3 1:3 2:3 3:3 4:3 5:3 6:3 7:3 ",
+	};
+	struct findings f = { 0 };
+	const struct finding *v;
+	struct paste_scan *ps;
+	struct qos_host q;
+	const char *tc, *sl;
+
+	CHECK(paste_scan_init(&ps) == 0);
+	if (!ps)
+		return;
+	scan_file_and(ps, "proc-net-vlan-eth1.100.txt", mlnx, sizeof(mlnx) / sizeof(mlnx[0]), &f);
+	CHECK(paste_scan_model(ps, &q, &tc, &sl) == 0 && q.count == 1);
+	CHECK(q.count == 1 && q.ports[0].vlan && !strcmp(q.ports[0].vlan_netdev, "eth1.100") && q.ports[0].vlan_egress_known &&
+	      !strcmp(q.ports[0].netdev, "eth1"));
+	qos_host_free(&q);
+	v = finding_of(&f, "qos.vlan_egress");
+	CHECK(v && v->severity == SEVERITY_WARN && strstr(v->message, "leave the VLAN eth1.100 with PCP 0") &&
+	      strstr(v->message, "empty: every skb priority leaves with PCP 0"));
+	CHECK(v && v->fix && strstr(v->fix, "ip link set dev eth1.100 type vlan egress-qos-map 0:3 1:3 2:3 3:3 4:3 5:3 6:3 7:3 ") &&
+	      strstr(v->fix, "export NCCL_IB_SL=3"));
+	CHECK(!finding_of(&f, "qos.trust_pcp_untagged"));
+	v = finding_of(&f, "qos.lossless");   /* NCCL's own PCP: NCCL_IB_SL, unset */
+	CHECK(v && v->severity == SEVERITY_WARN && v->fix && !strncmp(v->fix, "export NCCL_IB_SL=3 ", 20));
+	findings_free(&f);
+	paste_scan_free(ps);
+
+	CHECK(paste_scan_init(&ps) == 0);
+	if (!ps)
+		return;
+	scan_file_and(ps, "proc-net-vlan-eth1.100.txt", mapped, sizeof(mapped) / sizeof(mapped[0]), &f);
+	v = finding_of(&f, "qos.vlan_egress");
+	CHECK(v && v->severity == SEVERITY_OK && strstr(v->message, "leave with PCP 3"));
+	findings_free(&f);
+	paste_scan_free(ps);
+}
+
 int main(int argc, char **argv)
 {
 	pastes = argc > 1 ? argv[1] : "tests/pastes";
@@ -250,5 +332,6 @@ int main(int argc, char **argv)
 	RUN(dcb_json_malformed_refused_whole);
 	RUN(paste_scan_tells_blocks_apart);
 	RUN(paste_scan_cut_anywhere);
+	RUN(paste_vlan_egress_map_against_pfc);
 	TAP_DONE();
 }

@@ -12,6 +12,7 @@
 #include "core/qos/checks_qos.h"
 #include "model/counter_meaning.h"
 #include "model/qos_mlnx_text.h"
+#include "model/qos_ofed_sysfs.h"
 #include "netcfg/dcb.h"
 #include "tap.h"
 
@@ -471,6 +472,88 @@ static void audit_driver_without_dcbnl_is_said_as_such(void)
 	findings_free(&f);
 }
 
+/* MLNX_OFED's qos/ files in the layouts of mlx5_core's en_sysfs.c (mlx5e_show_prio2buffer, mlx5e_show_buffer_size),
+ * the sizes those of tests/fixtures/qos-ofed-sysfs. */
+static const char prio2buffer_all_0[] = "Priority\tBuffer\n0\t\t0\n1\t\t0\n2\t\t0\n3\t\t0\n4\t\t0\n5\t\t0\n6\t\t0\n7\t\t0\n";
+static const char buffer_sizes[] = "Port buffer size = 262016\nSpare buffer size = 147072\n"
+				   "Buffer\tSize\txoff_threshold\txon_threshold\n0\t0\t0\t\t0\n1\t114944\t91392\t\t81408\n"
+				   "2\t0\t0\t\t0\n3\t0\t0\t\t0\n4\t0\t0\t\t0\n5\t0\t0\t\t0\n6\t0\t0\t\t0\n7\t0\t0\t\t0\n";
+
+static void ofed_sysfs_texts_read_back(void)
+{
+	struct qos_dcb d;
+
+	memset(&d, 0, sizeof(d));
+	CHECK(qos_ofed_prio2buffer("Priority\tBuffer\n0\t\t0\n1\t\t0\n2\t\t0\n3\t\t1\n4\t\t0\n5\t\t0\n6\t\t0\n7\t\t0\n", &d));
+	CHECK(d.buffer_known && d.prio_buffer[3] == 1 && d.prio_buffer[0] == 0);
+	CHECK(qos_ofed_buffer_size(buffer_sizes, &d));
+	CHECK(d.buffer_size_known && d.buffer_xoff_known && d.buffer_size[1] == 114944 && d.buffer_xoff[1] == 91392 &&
+	      d.buffer_size[0] == 0 && d.port_buffer_size == 262016 && d.spare_buffer_size == 147072);
+	CHECK(qos_buffer_lossless(&d, 1) && !qos_buffer_lossless(&d, 0));
+	/* half a table, a ninth buffer, a priority twice, a row with text: refused, the model as it was */
+	memset(&d, 0, sizeof(d));
+	CHECK(!qos_ofed_prio2buffer("Priority\tBuffer\n0\t\t0\n1\t\t0\n", &d) && !d.buffer_known);
+	CHECK(!qos_ofed_prio2buffer("0 0\n1 0\n2 0\n3 9\n4 0\n5 0\n6 0\n7 0\n", &d) && !d.buffer_known);
+	CHECK(!qos_ofed_prio2buffer("0 0\n0 0\n2 0\n3 0\n4 0\n5 0\n6 0\n7 0\n", &d) && !d.buffer_known);
+	CHECK(!qos_ofed_buffer_size("Buffer\tSize\n0\t0\t0\t0\n1\t5\tx\t0\n", &d) && !d.buffer_size_known);
+	CHECK(!qos_ofed_buffer_size("0\t0\t0\t\t0\n1\t114944\t91392\t\t81408\n", &d) && !d.buffer_size_known);
+	CHECK(qos_ofed_trust("dscp\n") == QOS_TRUST_DSCP && qos_ofed_trust("pcp") == QOS_TRUST_PCP &&
+	      qos_ofed_trust("dscpx") == QOS_TRUST_UNKNOWN);
+}
+
+static void buffer_audit(const char *prio2buffer, const char *sizes, struct findings *f)
+{
+	struct qos_port port = { .device = "mlx5_0", .port = 1, .netdev = "ens1f0np0", .forced_tc = -1,
+				 .default_roce_tos = -1 };
+	struct qos_host host = { &port, 1 };
+	struct qos_job job = { .tc = "106", .tc_source = "environment" };
+
+	for (unsigned p = 0; p < QOS_PRIOS; p++)
+		port.ecn[p] = QOS_UNKNOWN;
+	CHECK(dcb_parse_ieee(buf.bytes, ieee_reply(&usual), &port.dcb) == 0);
+	CHECK(qos_ofed_prio2buffer(prio2buffer, &port.dcb));
+	if (sizes)
+		CHECK(qos_ofed_buffer_size(sizes, &port.dcb));
+	findings_clear(f);
+	check_qos(&host, &job, f);
+}
+
+static void audit_pfc_priority_in_a_buffer_without_bytes(void)
+{
+	struct findings f = { 0 };
+	const struct finding *b;
+	char sizes[512];
+
+	/* priority 3 (PFC) in buffer 0, which has no bytes, while buffer 1 pauses: move the priority */
+	buffer_audit(prio2buffer_all_0, buffer_sizes, &f);
+	b = find(&f, "qos.pfc_buffer");
+	CHECK(b && b->severity == SEVERITY_WARN && strstr(b->message, "PFC priority 3 lands in receive buffer 0, which has no bytes"));
+	CHECK(b && b->fix && strstr(b->fix, "mlnx_qos -i ens1f0np0 --prio2buffer 0,0,0,1,0,0,0,0 ") &&
+	      strstr(b->fix, "dcb buffer set dev ens1f0np0 prio-buffer 3:1 "));
+	/* no buffer pauses (buffer 1 lossy too): buffer 0 gets the spare bytes */
+	snprintf(sizes, sizeof(sizes), "%s", buffer_sizes);
+	memcpy(strstr(sizes, "91392"), "00000", 5);
+	buffer_audit(prio2buffer_all_0, sizes, &f);
+	b = find(&f, "qos.pfc_buffer");
+	CHECK(b && b->severity == SEVERITY_WARN && b->fix &&
+	      strstr(b->fix, "mlnx_qos -i ens1f0np0 --buffer_size 147072,114944,0,0,0,0,0,0 ") &&
+	      strstr(b->fix, "dcb buffer set dev ens1f0np0 buffer-size 0:147072 "));
+	/* no spare and the port full: half of the largest buffer no PFC priority uses */
+	memcpy(strstr(sizes, "147072"), "000000", 6);
+	memcpy(strstr(sizes, "262016"), "114944", 6);
+	buffer_audit(prio2buffer_all_0, sizes, &f);
+	b = find(&f, "qos.pfc_buffer");
+	CHECK(b && b->fix && strstr(b->fix, "--buffer_size 57472,57472,0,0,0,0,0,0 ") && strstr(b->fix, "from lossy buffer 1"));
+	/* priority 3 in buffer 1, as the driver puts it: ok */
+	buffer_audit("0 0\n1 0\n2 0\n3 1\n4 0\n5 0\n6 0\n7 0\n", buffer_sizes, &f);
+	b = find(&f, "qos.pfc_buffer");
+	CHECK(b && b->severity == SEVERITY_OK && strstr(b->message, "priority 3 in buffer 1 (114944 bytes, xoff at 91392)"));
+	/* the map without the sizes: nothing said */
+	buffer_audit(prio2buffer_all_0, NULL, &f);
+	CHECK(!find(&f, "qos.pfc_buffer"));
+	findings_free(&f);
+}
+
 int main(int argc, char **argv)
 {
 	pastes = argc > 1 ? argv[1] : "tests/pastes";
@@ -494,5 +577,7 @@ int main(int argc, char **argv)
 	RUN(audit_no_pfc_no_ecn_gives_both_fixes);
 	RUN(audit_pfc_on_a_priority_no_dscp_reaches);
 	RUN(audit_driver_without_dcbnl_is_said_as_such);
+	RUN(ofed_sysfs_texts_read_back);
+	RUN(audit_pfc_priority_in_a_buffer_without_bytes);
 	TAP_DONE();
 }

@@ -3,8 +3,9 @@
  * line (a shell prompt, or a known command at the start of the line) that names the port and says what
  * comes next; NCCL_IB_TC as NCCL logs it or as `env` shows it; the value a `cat` announced; a sysfs or
  * configfs `path:value` (grep's form); ibdev2netdev's and rdma link's port names; rdma statistic's counters;
- * mlnx_qos's text; dcb's text; the start of a dcb -j document; ethtool's "name: value". What a line states
- * goes to the port the last command line named (or the one before any was named). */
+ * /proc/net/vlan's config rows and a VLAN's lines (its egress QoS map goes to its parent's port); mlnx_qos's
+ * text; dcb's text; the start of a dcb -j document; ethtool's "name: value". What a line states goes to the
+ * port the last command line named (or the one before any was named). */
 #include "core/log/paste_scan.h"
 
 #include <ctype.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "core/qos/checks_qos.h"
+#include "model/ethtool_text.h"
 #include "model/qos_dcb_json.h"
 #include "model/qos_dcb_text.h"
 
@@ -54,6 +56,7 @@ const char *paste_kind_name(enum paste_kind kind)
 {
 	static const char *const names[PASTE_KINDS] = {
 		"mlnx_qos -i", "dcb", "dcb -j", "ethtool -S", "rdma statistic", "sysfs", "port names", "NCCL_IB_TC",
+		"/proc/net/vlan",
 	};
 	return kind < PASTE_KINDS ? names[kind] : "?";
 }
@@ -377,7 +380,16 @@ static bool command(struct paste_scan *ps, const char *cmd, bool bare)
 		return true;
 	}
 	if (starts(cmd, "cat") || starts(cmd, "more") || starts(cmd, "head")) {
-		const char *path = strstr(cmd, "/sys/");
+		const char *path = strstr(cmd, "/sys/"), *vlan = strstr(cmd, "/proc/net/vlan/");
+		if (vlan) {
+			/* /proc/net/vlan/IF: its lines name the VLAN themselves; config lists them all */
+			vlan += strlen("/proc/net/vlan/");
+			ps->vlan_block[0] = ps->vlan_parent[0] = '\0';
+			if (!starts(vlan, "config"))
+				copy_name(ps->vlan_block, sizeof(ps->vlan_block), vlan, strcspn(vlan, " \t|;"));
+			ps->expect = EXPECT_NONE;
+			return true;
+		}
 		if (!path)
 			return !bare;
 		snprintf(ps->value_path, sizeof(ps->value_path), "%.*s", (int)strcspn(path, " \t|;"), path);
@@ -498,24 +510,120 @@ static bool rdma_link(struct paste_scan *ps, const char *s, unsigned long number
 	return true;
 }
 
-/* ethtool -S's "     rx_prio3_pause: 12" (and show_counters' "out_of_sequence: 5"). */
+/* ethtool -S's "     rx_prio3_pause: 12" (and show_counters' "out_of_sequence: 5"), read by the one reader of that
+ * text (model/ethtool_text). */
 static bool ethtool_stat(struct paste_scan *ps, const char *line, unsigned long number)
 {
-	const char *s = skip_space(line), *colon = strchr(s, ':'), *v;
-	uint64_t x;
-	size_t vl;
+	struct ethtool_text_stat st;
 
-	if (!colon || !is_counter_name(s, (size_t)(colon - s)))
-		return false;
-	v = skip_space(colon + 1);
-	vl = strcspn(v, " \t");
-	if (!parse_u64(v, vl, &x) || *skip_space(v + vl))
+	if (!ethtool_text_stat(line, &st))
 		return false;
 	/* outside a block a command line announced, only the shape ethtool prints and a statistic's name */
-	if (ps->expect != EXPECT_ETHTOOL && (s == line || !paste_counter_name_likely(s, (size_t)(colon - s))))
+	if (ps->expect != EXPECT_ETHTOOL && (!st.indented || !paste_counter_name_likely(st.name, st.len)))
 		return false;
-	counter(ps, ps->current, s, (size_t)(colon - s), x, number);
+	counter(ps, ps->current, st.name, st.len, st.value, number);
 	return true;
+}
+
+/* ---- /proc/net/vlan (net/8021q/vlanproc.c) ---- */
+
+/* The VLAN name belongs to the port of its parent (the RoCE netdev, as mlnx_qos -i and ethtool -S name it), or, with
+ * no parent pasted, to a port of its own name. map: its egress QoS map, NULL when not pasted. */
+static void vlan_attach(struct paste_scan *ps, const char *name, const char *parent, const uint8_t *map)
+{
+	int at = port_find(ps, parent[0] ? parent : name, NULL, 0);
+	struct paste_port *p = &ps->ports[at];
+
+	snprintf(p->vlan_netdev, sizeof(p->vlan_netdev), "%s", name);
+	if (map) {
+		memcpy(p->vlan_egress, map, sizeof(p->vlan_egress));
+		p->vlan_egress_known = true;
+	}
+	ps->current = at;
+}
+
+/* "eth1.100       | 100  | eth1": config's row (the "%-15s| %d  | %s" of vlan_seq_show). */
+static bool vlan_config_row(struct paste_scan *ps, const char *s)
+{
+	char name[IF_NAMESIZE], parent[IF_NAMESIZE];
+	size_t n = strcspn(s, " \t|");
+	const char *v;
+	uint64_t vid;
+
+	if (!copy_name(name, sizeof(name), s, n) || *(v = skip_space(s + n)) != '|')
+		return false;
+	v = skip_space(v + 1);
+	n = strcspn(v, " \t|");
+	if (!parse_u64(v, n, &vid) || vid > 4095 || *(v = skip_space(v + n)) != '|')
+		return false;
+	v = skip_space(v + 1);
+	n = strcspn(v, " \t");
+	if (!copy_name(parent, sizeof(parent), v, n) || *skip_space(v + n))
+		return false;
+	if (ps->vlan_count < PASTE_VLANS_MAX) {
+		snprintf(ps->vlans[ps->vlan_count].name, sizeof(ps->vlans[0].name), "%s", name);
+		snprintf(ps->vlans[ps->vlan_count++].parent, sizeof(ps->vlans[0].parent), "%s", parent);
+	}
+	vlan_attach(ps, name, parent, NULL);
+	return true;
+}
+
+/* " EGRESS priority mappings: 0:3 1:3 ": skb priority -> PCP, one pair per mapping, none when the map is empty;
+ * skb priorities above 7 are no ToS's. False when a pair is malformed. */
+static bool vlan_egress(const char *s, uint8_t map[QOS_PRIOS])
+{
+	memset(map, 0, QOS_PRIOS);
+	for (s = skip_space(s); *s; s = skip_space(s)) {
+		size_t n = strcspn(s, " \t"), colon = strcspn(s, ":");
+		uint64_t prio, pcp;
+
+		if (colon >= n || !parse_u64(s, colon, &prio) || !parse_u64(s + colon + 1, n - colon - 1, &pcp) || pcp > 7)
+			return false;
+		if (prio < QOS_PRIOS)
+			map[prio] = (uint8_t)pcp;
+		s += n;
+	}
+	return true;
+}
+
+/* A line of /proc/net/vlan/config or /proc/net/vlan/IF. */
+static bool vlan_line(struct paste_scan *ps, const char *s)
+{
+	static const char *const stats[] = { "total frames received", "total bytes received", "Broadcast/Multicast Rcvd",
+					     "total frames transmitted", "total bytes transmitted",
+					     "INGRESS priority mappings:" };
+	char name[IF_NAMESIZE];
+	uint8_t map[QOS_PRIOS];
+	size_t n;
+
+	if (!strncmp(s, "VLAN Dev name", 13) || !strncmp(s, "Name-Type: VLAN_NAME_TYPE", 25))
+		return true;
+	n = strcspn(s, " \t");
+	if (copy_name(name, sizeof(name), s, n) && !strncmp(skip_space(s + n), "VID: ", 5) && strstr(s, "REORDER_HDR:")) {
+		snprintf(ps->vlan_block, sizeof(ps->vlan_block), "%s", name);
+		ps->vlan_parent[0] = '\0';
+		for (size_t i = 0; i < ps->vlan_count; i++)
+			if (!strcmp(ps->vlans[i].name, name))
+				snprintf(ps->vlan_parent, sizeof(ps->vlan_parent), "%s", ps->vlans[i].parent);
+		return true;
+	}
+	if (vlan_config_row(ps, s))
+		return true;
+	if (!ps->vlan_block[0])
+		return false;
+	for (size_t i = 0; i < sizeof(stats) / sizeof(stats[0]); i++)
+		if (!strncmp(s, stats[i], strlen(stats[i])))
+			return true;
+	if (!strncmp(s, "Device: ", 8)) {
+		const char *d = skip_space(s + 8);
+		return copy_name(ps->vlan_parent, sizeof(ps->vlan_parent), d, strcspn(d, " \t"));
+	}
+	if (!strncmp(s, "EGRESS priority mappings:", 25) && vlan_egress(s + 25, map)) {
+		vlan_attach(ps, ps->vlan_block, ps->vlan_parent, map);
+		ps->vlan_block[0] = '\0';
+		return true;
+	}
+	return false;
 }
 
 /* mlnx_qos's lines the reader does not store, once a paste of it began. */
@@ -701,6 +809,10 @@ bool paste_scan_line(struct paste_scan *ps, const char *line, size_t len, unsign
 		block(ps, PASTE_RDMA_STATISTIC, number);
 		return true;
 	}
+	if (vlan_line(ps, s)) {
+		block(ps, PASTE_VLAN, number);
+		return true;
+	}
 	p = &ps->ports[ps->current];
 	/* a second mlnx_qos paste with no command line between: another port, not the same one again */
 	if ((!strncmp(s, "DCBX mode:", 10) || !strncmp(s, "Priority trust state:", 21)) && p->mlnx.dcb.trust_known &&
@@ -751,6 +863,7 @@ void paste_scan_end_file(struct paste_scan *ps)
 	ps->stat_port = -1;
 	ps->block_open = false;
 	ps->current = 0;
+	ps->vlan_block[0] = ps->vlan_parent[0] = '\0';
 }
 
 bool paste_scan_any(const struct paste_scan *ps)
@@ -835,7 +948,11 @@ int paste_scan_model(const struct paste_scan *ps, struct qos_host *q, const char
 		snprintf(out->netdev, sizeof(out->netdev), "%s", p->netdev[0] ? p->netdev : "<netdev>");
 		out->forced_tc = p->forced_tc;
 		out->default_roce_tos = p->default_roce_tos;
-		out->vlan = false;   /* no paste says so; a VLAN netdev's name usually does (eth2.100), not read */
+		/* a VLAN pasted on it (/proc/net/vlan): RoCE frames carry its PCP */
+		out->vlan = p->vlan_netdev[0] != '\0';
+		snprintf(out->vlan_netdev, sizeof(out->vlan_netdev), "%s", p->vlan_netdev);
+		out->vlan_egress_known = p->vlan_egress_known;
+		memcpy(out->vlan_egress, p->vlan_egress, sizeof(out->vlan_egress));
 		memcpy(out->ecn, p->ecn, sizeof(out->ecn));
 		q->count++;
 	}

@@ -27,7 +27,7 @@
 
 enum paste_kind {
 	PASTE_MLNX_QOS, PASTE_DCB, PASTE_DCB_JSON, PASTE_ETHTOOL, PASTE_RDMA_STATISTIC, PASTE_SYSFS, PASTE_PORT_MAP,
-	PASTE_NCCL_ENV, PASTE_KINDS
+	PASTE_NCCL_ENV, PASTE_VLAN, PASTE_KINDS
 };
 
 struct paste_block {
@@ -48,8 +48,19 @@ struct paste_port {
 	int forced_tc;               /* tc/N/traffic_class; -1 not pasted */
 	int default_roce_tos;        /* rdma_cm's; -1 not pasted */
 	enum qos_tristate ecn[QOS_PRIOS];
+	char vlan_netdev[IF_NAMESIZE];   /* a VLAN on it (/proc/net/vlan), "" none pasted */
+	bool vlan_egress_known;
+	uint8_t vlan_egress[QOS_PRIOS];  /* its EGRESS priority mappings: skb priority -> PCP */
 	bool used;
 };
+
+/* One VLAN as /proc/net/vlan/config lists it: its parent names the port it belongs to. */
+struct paste_vlan {
+	char name[IF_NAMESIZE];
+	char parent[IF_NAMESIZE];
+};
+
+#define PASTE_VLANS_MAX 16
 
 struct paste_scan {
 	struct paste_port ports[PASTE_PORTS_MAX];   /* [0]: the port of blocks pasted before any names one */
@@ -67,6 +78,10 @@ struct paste_scan {
 	int json_depth;
 	bool json_string, json_escape;
 	unsigned long json_line;
+	struct paste_vlan vlans[PASTE_VLANS_MAX];
+	size_t vlan_count;
+	char vlan_block[IF_NAMESIZE];    /* the VLAN whose /proc/net/vlan/IF lines go on; "" none */
+	char vlan_parent[IF_NAMESIZE];   /* its "Device:" line */
 	struct paste_counters counters;
 	char nccl_tc[24], nccl_sl[24];   /* "" when no line set them */
 	unsigned long nccl_tc_line;

@@ -11,6 +11,8 @@
 
 #include "core/qos/chain.h"
 #include "core/qos/pause_storm.h"
+#include "core/qos/pfc_buffer.h"
+#include "core/qos/vlan_egress.h"
 
 static void subject_of(const struct qos_port *p, char *buf, size_t len)
 {
@@ -98,6 +100,15 @@ static void lossless(const struct qos_port *p, const struct qos_job *job, struct
 		finding_add(out, "qos.lossless", SEVERITY_WARN, subject, fix,
 			    "%s: with trust pcp and no VLAN every RoCE frame is untagged and lands on priority 0; "
 			    "PFC is on priority %d", chain, lossless_prio);
+		return;
+	}
+	if (lossless_prio >= 0 && p->dcb.trust == QOS_TRUST_PCP && p->vlan) {
+		/* trust pcp on a VLAN: NCCL's PCP is NCCL_IB_SL, no class moves it */
+		snprintf(fix, sizeof(fix), "export NCCL_IB_SL=%d   # in the job's environment: PCP %d on the VLAN -> "
+			 "priority %d, PFC on", lossless_prio, lossless_prio, lossless_prio);
+		finding_add(out, "qos.lossless", SEVERITY_WARN, subject, fix,
+			    "%s: NCCL's RoCE frames leave the VLAN with PCP %u (NCCL_IB_SL%s), while priority %d is "
+			    "lossless", chain, c.prio, job->sl ? "" : " unset", lossless_prio);
 		return;
 	}
 	nic_fix(fix, sizeof(fix), p->netdev, c.prio);
@@ -275,7 +286,9 @@ void check_qos(const struct qos_host *q, const struct qos_job *job, struct findi
 	for (size_t i = 0; q && i < q->count; i++) {
 		lossless(&q->ports[i], job, out);
 		pfc_unmapped(&q->ports[i], out);
+		qos_check_pfc_buffer(&q->ports[i], out);
 		trust_pcp_untagged(&q->ports[i], out);
+		qos_check_vlan_egress(&q->ports[i], job, out);
 		tc_forced(&q->ports[i], job, out);
 		roce_tos(&q->ports[i], job, out);
 		fifo_tc(&q->ports[i], job, out);

@@ -26,7 +26,7 @@ struct qos_job {
 	const char *nccl_version;   /* the NCCL fifo_reader comes from; NULL none known */
 };
 
-/* qos.lossless, qos.pfc_unmapped, qos.trust_pcp_untagged, qos.tc_forced, qos.roce_tos, qos.fifo_tc,
+/* qos.lossless, qos.pfc_unmapped, qos.pfc_buffer, qos.trust_pcp_untagged, qos.vlan_egress, qos.tc_forced, qos.roce_tos, qos.fifo_tc,
  * qos.pause_storm and qos.discards, per port. */
 void check_qos(const struct qos_host *q, const struct qos_job *job, struct findings *out);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/compare_group.h"
+#include "core/qos/compare_qos.h"
 #include "core/qos/chain.h"
 #include "core/qos/fixes.h"
 
@@ -24,7 +24,7 @@ struct slot {
 	unsigned dscp;          /* the DSCP most nodes' NCCL traffic carries on this port */
 };
 
-static const struct qos_port *node_qos_port(const struct compare_node *node, const char *device, unsigned port)
+const struct qos_port *compare_qos_port(const struct compare_node *node, const char *device, unsigned port)
 {
 	for (size_t i = 0; node->qos && i < node->qos->count; i++)
 		if (node->qos->ports[i].port == port && strcmp(node->qos->ports[i].device, device) == 0)
@@ -32,7 +32,7 @@ static const struct qos_port *node_qos_port(const struct compare_node *node, con
 	return NULL;
 }
 
-static const char *node_setting(const struct compare_node *node, const char *name)
+const char *compare_qos_setting(const struct compare_node *node, const char *name)
 {
 	for (size_t i = 0; node->nccl_known && i < node->nccl_count; i++)
 		if (node->nccl[i].name && strcmp(node->nccl[i].name, name) == 0)
@@ -50,32 +50,32 @@ static int node_class(const struct compare_node *node, const struct qos_port *qp
 		return qp->forced_tc;
 	if (!node->nccl_known)
 		return TC_UNKNOWN;
-	tc = node_setting(node, "NCCL_IB_TC");
+	tc = compare_qos_setting(node, "NCCL_IB_TC");
 	return tc ? qos_parse_class(tc) : 0;
 }
 
 /* Whether the node's own chain on this port ends on a PFC-enabled priority. */
-static bool port_lossless(const struct compare_node *node, const struct qos_port *qp)
+bool compare_qos_port_lossless(const struct compare_node *node, const struct qos_port *qp)
 {
 	struct qos_port_input in;
 	struct qos_chain chain;
 
 	if (!qp || !qp->dcb.known)
 		return false;
-	qos_port_input_of(qp, node_setting(node, "NCCL_IB_TC"), node_setting(node, "NCCL_IB_SL"), &in);
+	qos_port_input_of(qp, compare_qos_setting(node, "NCCL_IB_TC"), compare_qos_setting(node, "NCCL_IB_SL"), &in);
 	qos_chain_follow(&in, &chain);
 	return chain.pfc == QOS_ON;
 }
 
 /* Every known port of the node lossless (and at least one known). */
-static bool node_lossless(const struct compare_node *node)
+bool compare_qos_node_lossless(const struct compare_node *node)
 {
 	size_t known = 0;
 
 	for (size_t i = 0; node->qos && i < node->qos->count; i++) {
 		if (!node->qos->ports[i].dcb.known)
 			continue;
-		if (!port_lossless(node, &node->qos->ports[i]))
+		if (!compare_qos_port_lossless(node, &node->qos->ports[i]))
 			return false;
 		known++;
 	}
@@ -135,7 +135,7 @@ static void fix_line(const struct qos_fix *f, const struct value_group *odd, con
 static const char *odd_netdev(const struct compare_ctx *c, const struct slot *s, const struct value_group *odd,
 			      const struct qos_port **qp)
 {
-	*qp = node_qos_port(&c->nodes[odd->items[0].node], s->device, s->port);
+	*qp = compare_qos_port(&c->nodes[odd->items[0].node], s->device, s->port);
 	return *qp && (*qp)->netdev[0] ? (*qp)->netdev : "NETDEV";
 }
 
@@ -203,7 +203,7 @@ static void tie_lossless(struct grouping *g, const void *lossless)
 }
 
 /* compare_keys with the tie broken towards the lossless side. Returns 1 when the nodes differ, 0, -ENOMEM. */
-static int compare_lossless_keys(const struct compare_ctx *c, const struct attribute_rule *r, const char *const *keys,
+int compare_qos_keys(const struct compare_ctx *c, const struct attribute_rule *r, const char *const *keys,
 				 const bool *lossless, bool report_ok)
 {
 	return compare_keys_tied(c, r, keys, report_ok, tie_lossless, lossless);
@@ -216,7 +216,7 @@ static unsigned slot_dscp(const struct compare_ctx *c, const char *device, unsig
 	unsigned best = 0;
 
 	for (size_t i = 0; i < c->n; i++) {
-		int tc = node_class(&c->nodes[i], node_qos_port(&c->nodes[i], device, port));
+		int tc = node_class(&c->nodes[i], compare_qos_port(&c->nodes[i], device, port));
 
 		if (tc >= 0)
 			count[(unsigned)tc >> 2]++;
@@ -246,7 +246,7 @@ static int compare_slot(const struct compare_ctx *c, struct slot *s, const char 
 
 	s->dscp = slot_dscp(c, s->device, s->port);
 	for (size_t i = 0; i < c->n; i++)
-		lossless[i] = port_lossless(&c->nodes[i], node_qos_port(&c->nodes[i], s->device, s->port));
+		lossless[i] = compare_qos_port_lossless(&c->nodes[i], compare_qos_port(&c->nodes[i], s->device, s->port));
 	snprintf(subject, sizeof(subject), "%s/%u", s->device, s->port);
 	for (enum qos_value v = 0; ret >= 0 && v < VALUE_COUNT; v++) {
 		struct attribute_rule r = rules[v];
@@ -254,7 +254,7 @@ static int compare_slot(const struct compare_ctx *c, struct slot *s, const char 
 		bool any = false;
 
 		for (size_t i = 0; i < c->n; i++) {
-			keys[i] = port_value(node_qos_port(&c->nodes[i], s->device, s->port), v, s, bufs[i], KEY_MAX);
+			keys[i] = port_value(compare_qos_port(&c->nodes[i], s->device, s->port), v, s, bufs[i], KEY_MAX);
 			any |= keys[i] != NULL;
 		}
 		if (!any)
@@ -268,7 +268,7 @@ static int compare_slot(const struct compare_ctx *c, struct slot *s, const char 
 		r.what = what;
 		r.arg = &arg;
 		t->known[v]++;
-		ret = compare_lossless_keys(c, &r, keys, lossless, false);
+		ret = compare_qos_keys(c, &r, keys, lossless, false);
 		t->differing[v] += ret > 0;
 	}
 	return ret < 0 ? ret : 0;
@@ -325,11 +325,11 @@ static int compare_class(const struct compare_ctx *c, const char **keys, char (*
 		else if (tc == -1)
 			keys[i] = "not a class";
 		known += keys[i] != NULL;
-		lossless[i] = node_lossless(node);
+		lossless[i] = compare_qos_node_lossless(node);
 	}
 	if (!known)
 		return 0;
-	ret = compare_lossless_keys(c, &rule, keys, lossless, true);
+	ret = compare_qos_keys(c, &rule, keys, lossless, true);
 	return ret < 0 ? ret : 0;
 }
 
@@ -355,8 +355,9 @@ int compare_qos(const struct compare_ctx *c)
 	if (!keys || !bufs || !lossless)
 		goto out;
 	ret = 0;
+	/* the classes (rdma_cm's ToS, a forced class, NCCL_IB_FIFO_TC) are read without the DCB settings */
 	if (!any_dcb(c))
-		goto out;
+		goto classes;
 	ret = compare_reference_host(c, &ref);
 	for (size_t d = 0; ret == 0 && ref && d < ref->device_count; d++)
 		for (size_t p = 0; ret == 0 && p < ref->devices[d].port_count; p++) {
@@ -380,6 +381,9 @@ int compare_qos(const struct compare_ctx *c)
 		}
 	if (ret == 0)
 		ret = compare_class(c, keys, bufs, lossless);
+classes:
+	if (ret == 0)
+		ret = compare_qos_classes(c);
 out:
 	free(keys);
 	free(bufs);

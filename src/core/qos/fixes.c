@@ -54,3 +54,26 @@ void qos_fix_class(const char *device, unsigned port, int forced, int tc, struct
 		snprintf(fix->cmd, sizeof(fix->cmd), "export NCCL_IB_TC=%d", tc);
 	fix->alt[0] = '\0';
 }
+
+void qos_fix_roce_tos(const char *device, unsigned port, int tos, struct qos_fix *fix)
+{
+	snprintf(fix->cmd, sizeof(fix->cmd), "cma_roce_tos -d %s -p %u -t %d", device, port, tos);
+	snprintf(fix->alt, sizeof(fix->alt), "mkdir -p /sys/kernel/config/rdma_cm/%s && echo %d > "
+		 "/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos", device, tos, device, port);
+}
+
+void qos_fix_forced_tc(const char *device, unsigned port, int tc, struct qos_fix *fix)
+{
+	snprintf(fix->cmd, sizeof(fix->cmd), "echo %d > /sys/class/infiniband/%s/tc/%u/traffic_class", tc < 0 ? -1 : tc,
+		 device, port);
+	fix->alt[0] = '\0';
+}
+
+void qos_fix_fifo_tc(const char *value, struct qos_fix *fix)
+{
+	if (value)
+		snprintf(fix->cmd, sizeof(fix->cmd), "export NCCL_IB_FIFO_TC=%s", value);
+	else
+		snprintf(fix->cmd, sizeof(fix->cmd), "unset NCCL_IB_FIFO_TC");
+	fix->alt[0] = '\0';
+}

@@ -32,4 +32,14 @@ void qos_fix_dscp(const char *netdev, unsigned dscp, unsigned prio, struct qos_f
  * (forced >= 0), the class file its packets take it from. No alt. */
 void qos_fix_class(const char *device, unsigned port, int forced, int tc, struct qos_fix *fix);
 
+/* rdma_cm's default ToS on DEV/PORT: `cma_roce_tos -d DEV -p PORT -t TOS`; alt: the configfs file itself, its
+ * directory made first (rdma_cm lists a device there only once someone made it). */
+void qos_fix_roce_tos(const char *device, unsigned port, int tos, struct qos_fix *fix);
+
+/* The class a port forces on every QP: tc >= 0 forces it, -1 lifts it (NCCL_IB_TC decides again). No alt. */
+void qos_fix_forced_tc(const char *device, unsigned port, int tc, struct qos_fix *fix);
+
+/* NCCL_IB_FIFO_TC to value in the job's environment; NULL: unset it. No alt. */
+void qos_fix_fifo_tc(const char *value, struct qos_fix *fix);
+
 #endif

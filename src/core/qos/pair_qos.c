@@ -262,6 +262,138 @@ static void check_class(const struct end *a, const struct end *b, const char *su
 	add(out, "pair.traffic_class", subject, &j, &f, what);
 }
 
+/* rdma_cm's default ToS of an end (0 when not set), and whether its packets land on a PFC priority there. */
+static int end_tos(const struct end *e)
+{
+	return e->qp->default_roce_tos >= 0 ? e->qp->default_roce_tos : 0;
+}
+
+static bool cm_lossless(const struct end *e)
+{
+	struct qos_port_input in;
+	struct qos_chain c;
+
+	if (!dcb_known(e))
+		return false;
+	qos_port_input_of(e->qp, NULL, NULL, &in);
+	in.class_from = "rdma_cm's default_roce_tos";
+	in.class = end_tos(e);
+	in.sl_from_tos = true;
+	qos_chain_follow(&in, &c);
+	return c.pfc == QOS_ON;
+}
+
+/* rdma_cm's users (perftest -R, rping, UCX or MPI over rdma_cm) send the port's default ToS; NCCL does not. Two
+ * ends that differ put that traffic on different priorities: the fix goes to the end whose ToS lands on no PFC
+ * priority while the other's does (warn), else to b (info). */
+static void check_roce_tos(const struct end *a, const struct end *b, const char *subject, struct pair_findings *out)
+{
+	struct judged j;
+	struct qos_fix f;
+	char what[256];
+	bool la, lb;
+
+	if (!a->qp || !b->qp || (a->qp->default_roce_tos < 0 && b->qp->default_roce_tos < 0))
+		return;
+	if (end_tos(a) == end_tos(b)) {
+		pair_add(out, 0, "pair.roce_tos", SEVERITY_OK, subject, NULL, "rdma_cm's default ToS is %d on both ends",
+			 end_tos(a));
+		return;
+	}
+	la = cm_lossless(a);
+	lb = cm_lossless(b);
+	j.fix = la && !lb ? b : lb && !la ? a : b;
+	j.keep = j.fix == a ? b : a;
+	j.severity = la != lb ? SEVERITY_WARN : SEVERITY_INFO;
+	j.why[0] = '\0';
+	if (la != lb)
+		text_append(j.why, sizeof(j.why), "%s's lands on a PFC priority, %s's does not: rdma_cm's traffic between "
+			    "them is lossy in at least one direction, so %s aligns on %s", j.keep->name, j.fix->name,
+			    j.fix->name, j.keep->name);
+	else
+		text_append(j.why, sizeof(j.why), "%s aligns on %s (NCCL sets its own class from NCCL_IB_TC)", j.fix->name,
+			    j.keep->name);
+	qos_fix_roce_tos(j.fix->qp->device, j.fix->qp->port, end_tos(j.keep), &f);
+	what[0] = '\0';
+	text_append(what, sizeof(what), "rdma_cm's default ToS (perftest -R, rping, UCX) is %d on %s's %s/%u, %d on %s's "
+		    "%s/%u", end_tos(a), a->name, a->qp->device, a->qp->port, end_tos(b), b->name, b->qp->device,
+		    b->qp->port);
+	add(out, "pair.roce_tos", subject, &j, &f, what);
+}
+
+/* The class a port forces on every QP (tc/N/traffic_class), at both ends. */
+static void check_forced_tc(const struct end *a, const struct end *b, const char *subject, struct pair_findings *out)
+{
+	char what[256], fa[16], fb[16];
+	struct judged j;
+	struct qos_fix f;
+
+	if (!a->qp || !b->qp || (a->qp->forced_tc < 0 && b->qp->forced_tc < 0))
+		return;
+	if (a->qp->forced_tc == b->qp->forced_tc) {
+		pair_add(out, 0, "pair.forced_tc", SEVERITY_OK, subject, NULL, "both ends force traffic class %d",
+			 a->qp->forced_tc);
+		return;
+	}
+	judge(a, b, &j);
+	qos_fix_forced_tc(j.fix->qp->device, j.fix->qp->port, j.keep->qp->forced_tc, &f);
+	snprintf(fa, sizeof(fa), a->qp->forced_tc >= 0 ? "%d" : "none", a->qp->forced_tc);
+	snprintf(fb, sizeof(fb), b->qp->forced_tc >= 0 ? "%d" : "none", b->qp->forced_tc);
+	what[0] = '\0';
+	text_append(what, sizeof(what), "the forced traffic class (tc/N/traffic_class) is %s on %s's %s/%u, %s on %s's "
+		    "%s/%u", fa, a->name, a->qp->device, a->qp->port, fb, b->name, b->qp->device, b->qp->port);
+	add(out, "pair.forced_tc", subject, &j, &f, what);
+}
+
+/* Whether an end's CTS messages (NCCL_IB_FIFO_TC, else NCCL_IB_TC's class) land on a PFC priority. */
+static bool fifo_lossless(const struct end *e, const char *fifo)
+{
+	struct qos_port_input in;
+	struct qos_chain c;
+
+	if (!dcb_known(e))
+		return false;
+	qos_port_input_of(e->qp, e->tc, e->sl, &in);
+	if (fifo) {
+		in.class_from = "NCCL_IB_FIFO_TC";
+		in.class = qos_parse_class(fifo);
+	}
+	qos_chain_follow(&in, &c);
+	return c.tc >= 0 && c.pfc == QOS_ON;
+}
+
+/* NCCL_IB_FIFO_TC (NCCL 2.22 on: the class of its CTS messages) on both nodes. */
+static void check_fifo_tc(const struct end *a, const struct end *b, const char *subject, struct pair_findings *out)
+{
+	const char *va = setting(a->side->in, "NCCL_IB_FIFO_TC"), *vb = setting(b->side->in, "NCCL_IB_FIFO_TC");
+	char what[256];
+	struct judged j;
+	struct qos_fix f;
+
+	if (!a->side->in->nccl || !b->side->in->nccl || (!va && !vb) || (!dcb_known(a) && !dcb_known(b)))
+		return;
+	if (va && vb && strcmp(va, vb) == 0) {
+		pair_add(out, 0, "pair.fifo_tc", SEVERITY_OK, subject, NULL, "NCCL_IB_FIFO_TC=%.40s on both nodes", va);
+		return;
+	}
+	judge(a, b, &j);
+	/* the end whose CTS messages land on a PFC priority is the one to align on, whatever the data does */
+	if (fifo_lossless(a, va) != fifo_lossless(b, vb)) {
+		j.fix = fifo_lossless(a, va) ? b : a;
+		j.keep = j.fix == a ? b : a;
+		j.severity = SEVERITY_WARN;
+		j.why[0] = '\0';
+		text_append(j.why, sizeof(j.why), "%s's CTS messages land on a PFC priority, %s's do not: a dropped CTS "
+			    "stalls the transfer behind it, so %s aligns on %s", j.keep->name, j.fix->name, j.fix->name,
+			    j.keep->name);
+	}
+	qos_fix_fifo_tc(j.fix == a ? vb : va, &f);
+	what[0] = '\0';
+	text_append(what, sizeof(what), "NCCL_IB_FIFO_TC (the class of NCCL's CTS messages) is %.40s on %s, %.40s on %s",
+		    va ? va : "unset", a->name, vb ? vb : "unset", b->name);
+	add(out, "pair.fifo_tc", subject, &j, &f, what);
+}
+
 void pair_qos_check(const struct pair_side *a, const struct pair_side *b, const struct pair_rails *rails,
 		    struct pair_findings *out)
 {
@@ -280,5 +412,8 @@ void pair_qos_check(const struct pair_side *a, const struct pair_side *b, const 
 		check_trust(&ea, &eb, subject, out);
 		check_dscp(&ea, &eb, subject, out);
 		check_class(&ea, &eb, subject, out);
+		check_roce_tos(&ea, &eb, subject, out);
+		check_forced_tc(&ea, &eb, subject, out);
+		check_fifo_tc(&ea, &eb, subject, out);
 	}
 }

@@ -6,7 +6,8 @@
 
 #include "core/pair.h"
 
-/* pair.pfc, pair.trust, pair.dscp_map, pair.traffic_class: a difference is warned about on the node whose own
+/* pair.pfc, pair.trust, pair.dscp_map, pair.traffic_class, pair.forced_tc, pair.fifo_tc (pair.roce_tos: by
+ * rdma_cm's own chain): a difference is warned about on the node whose own
  * chain is not lossless while the other's is (that node aligns on the other), info when packets land on a
  * PFC priority both ways anyway; nothing where neither node's DCB settings are known. */
 void pair_qos_check(const struct pair_side *a, const struct pair_side *b, const struct pair_rails *rails,
