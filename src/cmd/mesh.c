@@ -18,8 +18,11 @@
 
 extern char **environ;
 
-/* Up to this many nodes the JSON document lists every round's tests (256 nodes: 32,640 pairs). */
+/* Up to this many nodes and tests the JSON document lists every round's tests (256 nodes: 32,640 pairs, a
+ * document of 1 MB). The tests bound it too: a rail plan of 256 nodes with 64 rails has 2 million, 70 MB of
+ * JSON and over a GB to build it. */
 #define MESH_JSON_SCHEDULE_NODES_MAX 256
+#define MESH_JSON_SCHEDULE_TESTS_MAX 32640
 #define MESH_BW_SECONDS_DEFAULT 2.0   /* bw's own -D default: a mesh test is a short bw */
 
 enum { OPT_PLAN = 0x100, OPT_PLAN_KIND, OPT_RAILS, OPT_SECONDS, OPT_DRY_RUN, OPT_RANK, OPT_SIZE, OPT_RENDEZVOUS,
@@ -255,7 +258,8 @@ static json_t *plan_doc(const struct mesh_plan *p, double bw_seconds)
 	json_object_set_new(doc, "setup_seconds", json_real(MESH_TEST_SETUP_S));
 	json_object_set_new(doc, "round_seconds", json_real(round_s));
 	json_object_set_new(doc, "estimated_seconds", json_real(round_s * (double)p->rounds));
-	json_object_set_new(doc, "schedule", p->nodes <= MESH_JSON_SCHEDULE_NODES_MAX ? schedule_json(p) : json_null());
+	json_object_set_new(doc, "schedule", p->nodes <= MESH_JSON_SCHEDULE_NODES_MAX &&
+			    p->tests <= MESH_JSON_SCHEDULE_TESTS_MAX ? schedule_json(p) : json_null());
 	return doc;
 }
 
