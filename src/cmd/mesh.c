@@ -332,10 +332,37 @@ static int dry_run(struct app *app, const struct mesh_args *a, json_t **doc, str
 	return EXIT_OK;
 }
 
-/* The run: the launcher's view, then this rank's part. */
+/* The job's token for the control connection: ROCE_DOCTOR_MESH_TOKEN (every launcher passes its environment on;
+ * a command-line token would show in ps to every user), else --secret-file's secret, else none (*out NULL). */
+static int read_token(struct app *app, struct mesh_run_args *run, struct secret **out)
+{
+	const char *text = getenv("ROCE_DOCTOR_MESH_TOKEN");
+	char why[300];
+
+	if (!text) {
+		run->token_from = "--secret-file";
+		return app_read_secret(app, out);
+	}
+	run->token_from = "ROCE_DOCTOR_MESH_TOKEN";
+	*out = malloc(sizeof(**out));
+	if (!*out) {
+		fprintf(stderr, "roce-doctor: mesh: out of memory\n");
+		return EXIT_CANNOT_RUN;
+	}
+	if (secret_from_text("ROCE_DOCTOR_MESH_TOKEN", text, *out, why, sizeof(why)) < 0) {
+		fprintf(stderr, "roce-doctor: mesh: %s\n", why);
+		app_free_secret(*out);
+		*out = NULL;
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* The run: the launcher's view, the token, then this rank's part. */
 static int run(struct app *app, struct mesh_args *a)
 {
 	struct mesh_launch l;
+	struct secret *token = NULL;
 	char why[600];
 	int code;
 
@@ -344,11 +371,18 @@ static int run(struct app *app, struct mesh_args *a)
 		notes_free(&l.warnings);
 		return EXIT_USAGE;
 	}
+	code = read_token(app, &a->run, &token);
+	if (code != EXIT_OK) {
+		notes_free(&l.warnings);
+		return code;
+	}
+	a->run.token = token;
 	for (size_t i = 0; i < l.warnings.count; i++)
 		fprintf(stderr, "roce-doctor: warning: %s\n", l.warnings.items[i]);
 	a->run.kind = a->kind;
 	a->run.seconds = a->seconds > 0 ? a->seconds : MESH_BW_SECONDS_DEFAULT;
 	code = mesh_run(app, &a->run, &l);
+	app_free_secret(token);
 	notes_free(&l.warnings);
 	return code;
 }

@@ -3,7 +3,8 @@
 # roce-doctor mesh's run on 127.0.0.1: several mesh processes with --rank/--size/--rendezvous, each with its own
 # serve (a free port): registration, the rounds, the answer on rank 0 (text, mesh/v1 JSON, the SVG); a rank
 # that never comes and a stranger's bytes on the rendezvous port (named, the rest goes on); a rank killed
-# mid-run (ROCE_DOCTOR_TEST_MESH_KILL_ROUND); two processes claiming one rank; --time-limit; a half-there
+# mid-run (ROCE_DOCTOR_TEST_MESH_KILL_ROUND); two processes claiming one rank; the job's token (another token,
+# none, a forged proof) and a hostile client's frames; --time-limit; a half-there
 # launcher environment, N = 1, a rank that cannot reach rank 0 (one line each). Without an RDMA device bw
 # fails, and each pair is reported failed with bw's own reason: the honest answer on such a host.
 #   mesh_run_test.sh ROCE_DOCTOR FIXTURES
@@ -28,8 +29,8 @@ mesh_bg() {
 # rank 0 in the foreground: $out, $err, $rc
 mesh_0() {
 	local port=$1 size=$2; shift 2
-	env -i PATH="$PATH" "$BIN" mesh --rank 0 --size "$size" --rendezvous "127.0.0.1:$port" --serve-port 0 --seconds 1 \
-		"$@" > "$out" 2> "$err"; rc=$?
+	env -i PATH="$PATH" ${MESH_ENV:-} "$BIN" mesh --rank 0 --size "$size" --rendezvous "127.0.0.1:$port" --serve-port 0 \
+		--seconds 1 "$@" > "$out" 2> "$err"; rc=$?
 	wait
 }
 rc_of() { cat "$dir/$1.rc" 2>/dev/null; }
@@ -150,6 +151,81 @@ wait
 result "a second rank 1: refused, one line, exit 3" $?
 py 'any("refused a registration" in w and "rank 1 is already registered" in w for w in d["warnings"]) and [n["state"] for n in d["nodes"]] == ["ok"] * 3'
 result "a second rank 1: rank 0 warns, keeps the first, goes on" $?
+
+# ---- the job's token: a rank with another token, or none, is refused and named; the right one still gets in ----
+port=$(free_port)
+tok=ROCE_DOCTOR_MESH_TOKEN=job-4242-c2VjcmV0LXRva2Vu
+MESH_ENV=$tok mesh_bg "$port" 3 1 --register-timeout 10
+MESH_ENV=ROCE_DOCTOR_MESH_TOKEN=another-token-of-this-user mesh_bg "$port" 3 2 --register-timeout 10
+( sleep 1.5; env -i PATH="$PATH" "$BIN" mesh --rank 2 --size 3 --rendezvous "127.0.0.1:$port" --serve-port 0 \
+	--register-timeout 10 > "$dir/none.out" 2> "$dir/none.err"; echo $? > "$dir/none.rc" ) 2> /dev/null &
+( sleep 4; env -i PATH="$PATH" "$tok" "$BIN" mesh --rank 2 --size 3 --rendezvous "127.0.0.1:$port" --serve-port 0 \
+	--register-timeout 10 > "$dir/late.out" 2> "$dir/late.err"; echo $? > "$dir/late.rc" ) 2> /dev/null &
+MESH_ENV=$tok mesh_0 "$port" 3 --register-timeout 10 --json
+[ "$(rc_of 2)" = 3 ] && [ "$(wc -l < "$dir/2.err")" -eq 1 ] &&
+	grep -q "did not take rank 2's registration: rank 2's proof does not match rank 0's token (ROCE_DOCTOR_MESH_TOKEN)" "$dir/2.err"
+result "token: a rank with another token is refused, one line, exit 3" $?
+py 'any(w.startswith("refused a registration from 127.0.0.1") and "proof does not match" in w for w in d["warnings"])'
+result "token: rank 0 names the refused connection's address" $?
+[ "$(cat "$dir/none.rc")" = 3 ] && grep -q "rank 2 gave no proof of the job's token, and rank 0 holds one" "$dir/none.err"
+result "token: a rank without one is refused, and told why" $?
+py '[n["state"] for n in d["nodes"]] == ["ok"] * 3 and not any("had no job token" in w for w in d["warnings"])'
+result "token: the refused took no place: rank 2 with the token registered after them" $?
+[ "$(rc_of 1)" = 0 ] && [ "$(cat "$dir/late.rc")" = 0 ]; result "token: the ranks with it end cleanly" $?
+port=$(free_port)
+MESH_ENV=$tok mesh_bg "$port" 2 1 --register-timeout 4
+mesh_0 "$port" 2 --register-timeout 4 --json
+[ "$(rc_of 1)" = 3 ] && [ "$(wc -l < "$dir/1.err")" -eq 1 ] &&
+	grep -q "rank 1 holds a job token (ROCE_DOCTOR_MESH_TOKEN) but rank 0 at 127.0.0.1 port $port runs without one" "$dir/1.err"
+result "token: a rank with one facing a rank 0 without: one line, exit 3" $?
+py 'any("the control connection had no job token: whoever reached TCP port" in w for w in d["warnings"])'
+result "no token: rank 0 warns that the control connection was open" $?
+ROCE_DOCTOR_MESH_TOKEN=short bad "a token under 16 bytes" 64 '^roce-doctor: mesh: ROCE_DOCTOR_MESH_TOKEN holds 5 bytes: expected 16 to 4096' -- \
+	mesh --rank 1 --size 2 --rendezvous 127.0.0.1:1
+[ "$(wc -l < "$err")" -eq 1 ]; result "a token under 16 bytes: one line" $?
+
+# ---- a hostile client on the rendezvous port: an oversized frame, garbage, a frame cut short and left hanging, a
+# registration with a forged proof, a silent connection; rank 0 names them, bounded in time, and the run goes on ----
+# (the ranks come 3 s after the stranger: rank 0 stops listening once every rank is in)
+port=$(free_port)
+( sleep 3; MESH_ENV=$tok mesh_bg "$port" 3 1 --register-timeout 15; MESH_ENV=$tok mesh_bg "$port" 3 2 --register-timeout 15
+	wait ) &
+python3 - "$port" > "$dir/hostile.out" 2>&1 <<'PY' &
+import json, os, socket, struct, sys, time
+port = int(sys.argv[1])
+def conn():
+    for _ in range(100):
+        try:
+            return socket.create_connection(("127.0.0.1", port), timeout=5)
+        except OSError:
+            time.sleep(0.05)
+    sys.exit("rank 0 never listened")
+def frame(obj):
+    body = json.dumps(obj).encode()
+    return b"RDM1" + struct.pack(">I", len(body)) + body
+held = []
+for data in (b"RDM1" + struct.pack(">I", 0xFFFFFFFF) + b"x" * 4096, os.urandom(65536),
+             b"RDM1" + struct.pack(">I", 200000) + b"{" * 100,
+             frame({"type": "register", "version": 2, "rank": 1, "size": 3, "host": "evil", "serve_port": 1,
+                    "serve_error": "", "tool_version": "x", "devices": 0, "rails": [],
+                    "proof": {"nonce": "00" * 32, "mac": "11" * 32}}), b""):
+    s = conn()
+    try:
+        s.sendall(data)
+    except OSError:
+        pass
+    held.append(s)
+time.sleep(8)
+PY
+start=$(date +%s)
+MESH_ENV=$tok mesh_0 "$port" 3 --register-timeout 15 --json
+took=$(( $(date +%s) - start ))
+[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]; result "hostile client: rank 0 neither crashes nor hangs (exit $rc in $took s)" $?
+py '[n["state"] for n in d["nodes"]] == ["ok"] * 3 and d["nodes"][1]["host"] != "evil" and d["rounds_run"] == 3'
+result "hostile client: the forged rank 1 took no place, every rank registered, the rounds ran" $?
+py 'any("a frame of 4294967295 bytes: expected 1 to 262144" in w for w in d["warnings"]) and any("not a roce-doctor mesh frame" in w for w in d["warnings"]) and any("rank 1\x27s proof does not match" in w for w in d["warnings"])'
+result "hostile client: the oversized frame, the garbage and the forged proof named" $?
+[ "$took" -lt 40 ]; result "hostile client: rank 0 done in $took s (under 40)" $?
 
 # ---- --time-limit: a round that would pass it is not run (here the first: 1 s of bw + 3 s of setup > 2 s) ----
 port=$(free_port)
