@@ -208,8 +208,9 @@ static const struct argp mesh_argp = {
 	"nodes, nodes missing, the matrix per rail.\vExit status: 0 when the plan is printed, or (rank 0) every pair "
 	"measured and none odd; 1 (rank 0) for odd links, failed pairs, nodes missing or pairs not measured; other "
 	"ranks 0 when they did their part; 3 when this host cannot be read, rank 0 cannot listen, or a rank cannot "
-	"reach rank 0; 64 for usage errors and a launcher's environment that is half there. docs/mesh.md gives the "
-	"times at 8 to 4096 nodes.",
+	"reach rank 0, is refused, or does not get rank 0's proof of the job's token (ROCE_DOCTOR_MESH_TOKEN); 64 for "
+	"usage errors, a launcher's environment that is half there and a token under 16 bytes. docs/mesh.md gives "
+	"the times at 8 to 4096 nodes and the token's threat model.",
 	NULL, NULL, NULL,
 };
 

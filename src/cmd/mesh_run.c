@@ -172,17 +172,23 @@ static void run_orders(struct self *s, const struct mesh_round *round, struct me
 
 /* ---- a rank other than 0 ---- */
 
+/* Connects to rank 0, retrying until --register-timeout; -1 with one line that names rank 0's address, the
+ * last reason and what to do about that reason (chan_connect's own advice is about a serve, not rank 0). */
 static int reach_rank0(const struct mesh_launch *l, const struct mesh_run_args *a, int *fd)
 {
 	double deadline = now_s() + a->register_timeout_s, pause = 0.1;
 	struct sockaddr_storage addr;
-	char err[300] = "";
+	char err[300] = "", reason[300] = "", advice[200];
 	int ret;
 
 	for (;;) {
 		ret = chan_resolve(l->rendezvous, a->rendezvous_port, &addr, err, sizeof(err));
-		if (ret == 0)
+		if (ret == 0) {
 			ret = chan_connect(&addr, 2000, fd, err, sizeof(err));
+			snprintf(reason, sizeof(reason), "%s", strerror(-ret));
+		} else {
+			snprintf(reason, sizeof(reason), "%s", err);
+		}
 		if (ret == 0)
 			return 0;
 		if (now_s() + pause > deadline)
@@ -191,10 +197,16 @@ static int reach_rank0(const struct mesh_launch *l, const struct mesh_run_args *
 		nanosleep(&(struct timespec){ 0, (long)((pause + (double)(rand() % 100) / 1000) * 1e9) % 1000000000 }, NULL);
 		pause = pause * 2 > 1 ? 1 : pause * 2;
 	}
-	fprintf(stderr, "roce-doctor: mesh: rank %u cannot reach rank 0 at %s port %u (from %s) within %u s: %s; start "
-		"rank 0's mesh, or let TCP port %u through its firewall\n", l->rank, l->rendezvous, a->rendezvous_port,
-		l->rendezvous_from, a->register_timeout_s, strstr(err, "cannot connect to ") == err ? err + 18 : err,
-		a->rendezvous_port);
+	if (strstr(reason, "cannot resolve ") == reason)
+		snprintf(advice, sizeof(advice), "give --rendezvous rank 0's address, or a name this node resolves");
+	else if (ret == -ECONNREFUSED)
+		snprintf(advice, sizeof(advice), "nothing listens there: rank 0's mesh did not start or has ended (its "
+			 "own output says why), or --rendezvous names another port");
+	else
+		snprintf(advice, sizeof(advice), "let TCP port %u through rank 0's firewall, or check the address",
+			 a->rendezvous_port);
+	fprintf(stderr, "roce-doctor: mesh: rank %u cannot reach rank 0 at %s port %u (from %s) within %u s: %s; %s\n",
+		l->rank, l->rendezvous, a->rendezvous_port, l->rendezvous_from, a->register_timeout_s, reason, advice);
 	return -1;
 }
 

@@ -5,7 +5,8 @@
 # that never comes and a stranger's bytes on the rendezvous port (named, the rest goes on); a rank killed
 # mid-run (ROCE_DOCTOR_TEST_MESH_KILL_ROUND); two processes claiming one rank; the job's token (another token,
 # none, a forged proof) and a hostile client's frames; --time-limit; a half-there
-# launcher environment, N = 1, a rank that cannot reach rank 0 (one line each). Without an RDMA device bw
+# launcher environment under each launcher, several ranks on one node, N = 1, a rank that cannot reach rank 0
+# (one line each, every option it names one mesh takes). Without an RDMA device bw
 # fails, and each pair is reported failed with bw's own reason: the honest answer on such a host.
 #   mesh_run_test.sh ROCE_DOCTOR FIXTURES
 set -u
@@ -34,6 +35,20 @@ mesh_0() {
 	wait
 }
 rc_of() { cat "$dir/$1.rc" 2>/dev/null; }
+mesh_help=$("$BIN" mesh --help)
+# every --option FILE names is one `roce-doctor mesh --help` lists, but a launcher's own (srun --ntasks-per-node)
+options_exist() {
+	python3 - "$1" "$mesh_help" <<'PY'
+import re, sys
+text, helptext = open(sys.argv[1]).read(), sys.argv[2]
+wrong = [m.group(0) for m in re.finditer(r"(?<![a-z-])--[a-z][a-z-]*", text)
+         if re.findall(r"[a-z]+", text[:m.start()])[-1:] not in (["srun"], ["mpirun"], ["torchrun"], ["mpiexec"])
+         and not re.search(re.escape(m.group(0)) + r"(?![a-z-])", helptext)]
+if wrong:
+    print("# options mesh does not take: %s" % wrong)
+sys.exit(1 if wrong else 0)
+PY
+}
 # no mesh's serve child (argv "roce-doctor --json serve --port 0") is left, within 2 s
 no_serve_left() {
 	for _ in $(seq 20); do
@@ -62,6 +77,8 @@ if no_rdma; then
 fi
 [ "$(rc_of 1)" = 0 ] && [ "$(rc_of 2)" = 0 ] && [ ! -s "$dir/1.out" ] && [ ! -s "$dir/2.out" ]
 result "3 ranks: the others exit 0 and print nothing (the answer is rank 0's)" $?
+py 'any(w.startswith("ranks 0 and 1 both run on ") and "one rank per node: srun --ntasks-per-node=1" in w for w in d["warnings"])'
+result "3 ranks on one host: rank 0 warns that they share its NICs" $?
 grep -q '<svg' "$dir/mesh.svg" && [ "$(grep -c '<rect x=' "$dir/mesh.svg")" -ge 9 ]
 result "--plot: an SVG heatmap with a cell per pair and half" $?
 if no_rdma; then grep -q '>x</text>' "$dir/mesh.svg"; result "--plot: failed cells marked" $?; fi
@@ -163,11 +180,13 @@ MESH_ENV=ROCE_DOCTOR_MESH_TOKEN=another-token-of-this-user mesh_bg "$port" 3 2 -
 	--register-timeout 10 > "$dir/late.out" 2> "$dir/late.err"; echo $? > "$dir/late.rc" ) 2> /dev/null &
 MESH_ENV=$tok mesh_0 "$port" 3 --register-timeout 10 --json
 [ "$(rc_of 2)" = 3 ] && [ "$(wc -l < "$dir/2.err")" -eq 1 ] &&
-	grep -q "did not take rank 2's registration: rank 2's proof does not match rank 0's token (ROCE_DOCTOR_MESH_TOKEN)" "$dir/2.err"
+	grep -q "did not take rank 2's registration: rank 2's proof does not match rank 0's token (ROCE_DOCTOR_MESH_TOKEN)" "$dir/2.err" &&
+	options_exist "$dir/2.err"
 result "token: a rank with another token is refused, one line, exit 3" $?
 py 'any(w.startswith("refused a registration from 127.0.0.1") and "proof does not match" in w for w in d["warnings"])'
 result "token: rank 0 names the refused connection's address" $?
-[ "$(cat "$dir/none.rc")" = 3 ] && grep -q "rank 2 gave no proof of the job's token, and rank 0 holds one" "$dir/none.err"
+[ "$(cat "$dir/none.rc")" = 3 ] && grep -q "rank 2 gave no proof of the job's token, and rank 0 holds one" "$dir/none.err" &&
+	options_exist "$dir/none.err"
 result "token: a rank without one is refused, and told why" $?
 py '[n["state"] for n in d["nodes"]] == ["ok"] * 3 and not any("had no job token" in w for w in d["warnings"])'
 result "token: the refused took no place: rank 2 with the token registered after them" $?
@@ -249,8 +268,42 @@ result "no launcher at all: one line, exit 64" $?
 port=$(free_port)
 out_rc PATH="$PATH" "$BIN" mesh --rank 1 --size 2 --rendezvous "127.0.0.1:$port" --serve-port 0 --register-timeout 1
 [ "$rc" -eq 3 ] && [ ! -s "$out" ] && [ "$(wc -l < "$err")" -eq 1 ] &&
-	grep -qE "^roce-doctor: mesh: rank 1 cannot reach rank 0 at 127\.0\.0\.1 port $port \(from --rendezvous\) within 1 s: .*Connection refused" "$err"
-result "a rank that cannot reach rank 0: one line, exit 3" $?
+	grep -qE "^roce-doctor: mesh: rank 1 cannot reach rank 0 at 127\.0\.0\.1 port $port \(from --rendezvous\) within 1 s: Connection refused; nothing listens there: rank 0's mesh did not start" "$err" &&
+	! grep -q "roce-doctor serve" "$err" && options_exist "$err"
+result "a rank that cannot reach rank 0: one line naming its address, exit 3" $?
+start=$(date +%s)
+out_rc PATH="$PATH" "$BIN" mesh --rank 1 --size 2 --rendezvous no-such-host.invalid --serve-port 0 --register-timeout 2
+[ "$rc" -eq 3 ] && [ "$(wc -l < "$err")" -eq 1 ] && [ $(( $(date +%s) - start )) -lt 10 ] &&
+	grep -qE "^roce-doctor: mesh: rank 1 cannot reach rank 0 at no-such-host\.invalid port 18517 \(from --rendezvous\) within 2 s: cannot resolve no-such-host\.invalid: .*; give --rendezvous rank 0's address" "$err" &&
+	options_exist "$err"
+result "rank 0's host does not resolve: one line, exit 3, within the wait" $?
+
+# the launcher's environment half there, several ranks on one node, N = 1: one line each naming the variables,
+# exit 64, before anything starts; every option a line suggests is one mesh takes
+half_there() { # NAME PATTERN VAR=value...
+	local name=$1 pattern=$2; shift 2
+	env -i PATH="$PATH" "$@" "$BIN" mesh --serve-port 0 --register-timeout 1 > "$out" 2> "$err"; rc=$?
+	[ "$rc" -eq 64 ] && [ ! -s "$out" ] && [ "$(wc -l < "$err")" -eq 1 ] && grep -qE -- "^roce-doctor: mesh: $pattern" "$err" &&
+		options_exist "$err"
+	result "$name: one line, exit 64" $?
+}
+half_there "SLURM_PROCID without SLURM_NTASKS" 'SLURM_PROCID is set but not SLURM_NTASKS: .*give --rank, --size and --rendezvous' SLURM_PROCID=1
+half_there "SLURM_NTASKS without SLURM_PROCID" 'SLURM_NTASKS is set but not SLURM_PROCID' SLURM_NTASKS=4 SLURM_NODELIST=n1
+half_there "OMPI_COMM_WORLD_RANK without its SIZE" 'OMPI_COMM_WORLD_RANK is set but not OMPI_COMM_WORLD_SIZE' OMPI_COMM_WORLD_RANK=1
+half_there "PMI_RANK without PMI_SIZE" 'PMI_RANK is set but not PMI_SIZE' PMI_RANK=0
+half_there "WORLD_SIZE without RANK" 'WORLD_SIZE is set but not RANK' WORLD_SIZE=2 MASTER_ADDR=h
+half_there "RANK and WORLD_SIZE without MASTER_ADDR" 'RANK and WORLD_SIZE are set but not MASTER_ADDR: .*--rendezvous HOST' RANK=1 WORLD_SIZE=2
+half_there "Open MPI without a rank 0 host" "Open MPI's environment names no rank 0 host: give --rendezvous HOST" \
+	OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2
+half_there "two torchrun ranks on one host" 'LOCAL_WORLD_SIZE=2: 2 ranks on this node; mesh runs one rank per node \(torchrun --nproc-per-node=1\)' \
+	RANK=1 WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 MASTER_ADDR=h
+half_there "two Open MPI ranks on one host" 'OMPI_COMM_WORLD_LOCAL_SIZE=2: .*\(mpirun --map-by ppr:1:node\)' \
+	OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=4 OMPI_COMM_WORLD_LOCAL_SIZE=2
+half_there "two MPICH ranks on one host" 'MPI_LOCALNRANKS=2: .*\(mpiexec -ppn 1\)' PMI_RANK=1 PMI_SIZE=4 MPI_LOCALNRANKS=2
+half_there "two Slurm tasks per node" 'SLURM_NTASKS=4 ranks on SLURM_NNODES=2 nodes: mesh runs one rank per node \(srun --ntasks-per-node=1\)' \
+	SLURM_PROCID=1 SLURM_NTASKS=4 SLURM_NNODES=2 'SLURM_NODELIST=n[1-2]'
+half_there "N = 1 under torchrun" 'WORLD_SIZE=1: a mesh needs at least 2 nodes' RANK=0 WORLD_SIZE=1 MASTER_ADDR=h
+half_there "N = 1 under srun" 'SLURM_NTASKS=1: a mesh needs at least 2 nodes' SLURM_PROCID=0 SLURM_NTASKS=1 SLURM_NODELIST=n1
 bad "--rendezvous with a bad port" 64 "bad --rendezvous port '99999'" -- mesh --rank 0 --size 2 --rendezvous h:99999
 bad "--plot with --plan" 64 'go with a run, not --plan or --dry-run' -- mesh --plan 4 --plot x.svg
 bad "--rails in a run" 64 '--rails goes with --plan or --dry-run' -- mesh --rank 0 --size 2 --rendezvous h --rails 2
