@@ -18,8 +18,11 @@
 
 extern char **environ;
 
-/* Up to this many nodes the JSON document lists every round's tests (256 nodes: 32,640 pairs). */
+/* Up to this many nodes and tests the JSON document lists every round's tests (256 nodes: 32,640 pairs, a
+ * document of 1 MB). The tests bound it too: a rail plan of 256 nodes with 64 rails has 2 million, 70 MB of
+ * JSON and over a GB to build it. */
 #define MESH_JSON_SCHEDULE_NODES_MAX 256
+#define MESH_JSON_SCHEDULE_TESTS_MAX 32640
 #define MESH_BW_SECONDS_DEFAULT 2.0   /* bw's own -D default: a mesh test is a short bw */
 
 enum { OPT_PLAN = 0x100, OPT_PLAN_KIND, OPT_RAILS, OPT_SECONDS, OPT_DRY_RUN, OPT_RANK, OPT_SIZE, OPT_RENDEZVOUS,
@@ -205,8 +208,9 @@ static const struct argp mesh_argp = {
 	"nodes, nodes missing, the matrix per rail.\vExit status: 0 when the plan is printed, or (rank 0) every pair "
 	"measured and none odd; 1 (rank 0) for odd links, failed pairs, nodes missing or pairs not measured; other "
 	"ranks 0 when they did their part; 3 when this host cannot be read, rank 0 cannot listen, or a rank cannot "
-	"reach rank 0; 64 for usage errors and a launcher's environment that is half there. docs/mesh.md gives the "
-	"times at 8 to 4096 nodes.",
+	"reach rank 0, is refused, or does not get rank 0's proof of the job's token (ROCE_DOCTOR_MESH_TOKEN); 64 for "
+	"usage errors, a launcher's environment that is half there and a token under 16 bytes. docs/mesh.md gives "
+	"the times at 8 to 4096 nodes and the token's threat model.",
 	NULL, NULL, NULL,
 };
 
@@ -255,7 +259,8 @@ static json_t *plan_doc(const struct mesh_plan *p, double bw_seconds)
 	json_object_set_new(doc, "setup_seconds", json_real(MESH_TEST_SETUP_S));
 	json_object_set_new(doc, "round_seconds", json_real(round_s));
 	json_object_set_new(doc, "estimated_seconds", json_real(round_s * (double)p->rounds));
-	json_object_set_new(doc, "schedule", p->nodes <= MESH_JSON_SCHEDULE_NODES_MAX ? schedule_json(p) : json_null());
+	json_object_set_new(doc, "schedule", p->nodes <= MESH_JSON_SCHEDULE_NODES_MAX &&
+			    p->tests <= MESH_JSON_SCHEDULE_TESTS_MAX ? schedule_json(p) : json_null());
 	return doc;
 }
 
@@ -328,10 +333,37 @@ static int dry_run(struct app *app, const struct mesh_args *a, json_t **doc, str
 	return EXIT_OK;
 }
 
-/* The run: the launcher's view, then this rank's part. */
+/* The job's token for the control connection: ROCE_DOCTOR_MESH_TOKEN (every launcher passes its environment on;
+ * a command-line token would show in ps to every user), else --secret-file's secret, else none (*out NULL). */
+static int read_token(struct app *app, struct mesh_run_args *run, struct secret **out)
+{
+	const char *text = getenv("ROCE_DOCTOR_MESH_TOKEN");
+	char why[300];
+
+	if (!text) {
+		run->token_from = "--secret-file";
+		return app_read_secret(app, out);
+	}
+	run->token_from = "ROCE_DOCTOR_MESH_TOKEN";
+	*out = malloc(sizeof(**out));
+	if (!*out) {
+		fprintf(stderr, "roce-doctor: mesh: out of memory\n");
+		return EXIT_CANNOT_RUN;
+	}
+	if (secret_from_text("ROCE_DOCTOR_MESH_TOKEN", text, *out, why, sizeof(why)) < 0) {
+		fprintf(stderr, "roce-doctor: mesh: %s\n", why);
+		app_free_secret(*out);
+		*out = NULL;
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* The run: the launcher's view, the token, then this rank's part. */
 static int run(struct app *app, struct mesh_args *a)
 {
 	struct mesh_launch l;
+	struct secret *token = NULL;
 	char why[600];
 	int code;
 
@@ -340,11 +372,18 @@ static int run(struct app *app, struct mesh_args *a)
 		notes_free(&l.warnings);
 		return EXIT_USAGE;
 	}
+	code = read_token(app, &a->run, &token);
+	if (code != EXIT_OK) {
+		notes_free(&l.warnings);
+		return code;
+	}
+	a->run.token = token;
 	for (size_t i = 0; i < l.warnings.count; i++)
 		fprintf(stderr, "roce-doctor: warning: %s\n", l.warnings.items[i]);
 	a->run.kind = a->kind;
 	a->run.seconds = a->seconds > 0 ? a->seconds : MESH_BW_SECONDS_DEFAULT;
 	code = mesh_run(app, &a->run, &l);
+	app_free_secret(token);
 	notes_free(&l.warnings);
 	return code;
 }

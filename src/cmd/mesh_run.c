@@ -24,7 +24,9 @@
 #include "cmd/mesh_doc.h"
 #include "output/mesh_report.h"
 #include "output/render.h"
+#include "proto/auth.h"
 #include "proto/channel.h"
+#include "proto/mesh_auth.h"
 #include "proto/mesh_chan.h"
 #include "verbs/perf.h"
 
@@ -170,17 +172,23 @@ static void run_orders(struct self *s, const struct mesh_round *round, struct me
 
 /* ---- a rank other than 0 ---- */
 
+/* Connects to rank 0, retrying until --register-timeout; -1 with one line that names rank 0's address, the
+ * last reason and what to do about that reason (chan_connect's own advice is about a serve, not rank 0). */
 static int reach_rank0(const struct mesh_launch *l, const struct mesh_run_args *a, int *fd)
 {
 	double deadline = now_s() + a->register_timeout_s, pause = 0.1;
 	struct sockaddr_storage addr;
-	char err[300] = "";
+	char err[300] = "", reason[300] = "", advice[200];
 	int ret;
 
 	for (;;) {
 		ret = chan_resolve(l->rendezvous, a->rendezvous_port, &addr, err, sizeof(err));
-		if (ret == 0)
+		if (ret == 0) {
 			ret = chan_connect(&addr, 2000, fd, err, sizeof(err));
+			snprintf(reason, sizeof(reason), "%s", strerror(-ret));
+		} else {
+			snprintf(reason, sizeof(reason), "%s", err);
+		}
 		if (ret == 0)
 			return 0;
 		if (now_s() + pause > deadline)
@@ -189,10 +197,16 @@ static int reach_rank0(const struct mesh_launch *l, const struct mesh_run_args *
 		nanosleep(&(struct timespec){ 0, (long)((pause + (double)(rand() % 100) / 1000) * 1e9) % 1000000000 }, NULL);
 		pause = pause * 2 > 1 ? 1 : pause * 2;
 	}
-	fprintf(stderr, "roce-doctor: mesh: rank %u cannot reach rank 0 at %s port %u (from %s) within %u s: %s; start "
-		"rank 0's mesh, or let TCP port %u through its firewall\n", l->rank, l->rendezvous, a->rendezvous_port,
-		l->rendezvous_from, a->register_timeout_s, strstr(err, "cannot connect to ") == err ? err + 18 : err,
-		a->rendezvous_port);
+	if (strstr(reason, "cannot resolve ") == reason)
+		snprintf(advice, sizeof(advice), "give --rendezvous rank 0's address, or a name this node resolves");
+	else if (ret == -ECONNREFUSED)
+		snprintf(advice, sizeof(advice), "nothing listens there: rank 0's mesh did not start or has ended (its "
+			 "own output says why), or --rendezvous names another port");
+	else
+		snprintf(advice, sizeof(advice), "let TCP port %u through rank 0's firewall, or check the address",
+			 a->rendezvous_port);
+	fprintf(stderr, "roce-doctor: mesh: rank %u cannot reach rank 0 at %s port %u (from %s) within %u s: %s; %s\n",
+		l->rank, l->rendezvous, a->rendezvous_port, l->rendezvous_from, a->register_timeout_s, reason, advice);
 	return -1;
 }
 
@@ -208,6 +222,7 @@ static unsigned test_kill_round(void)
 static int follow(struct self *s, const struct mesh_launch *l, const struct mesh_run_args *a)
 {
 	struct mesh_msg *m = calloc(1, sizeof(*m)), *rep = calloc(1, sizeof(*rep));
+	uint8_t challenge[MESH_NONCE_LEN], answer[MESH_NONCE_LEN];
 	char why[MESH_WHY_MAX + 64];
 	int fd = -1, code = EXIT_CANNOT_RUN, ret;
 
@@ -217,8 +232,33 @@ static int follow(struct self *s, const struct mesh_launch *l, const struct mesh
 	}
 	if (reach_rank0(l, a, &fd) < 0)
 		goto out;
+	/* rank 0 challenges as it accepts; it may be busy taking others' registrations: wait as long as for them */
+	ret = mesh_chan_recv(fd, m, (int)(a->register_timeout_s + 30) * 1000, why, sizeof(why));
+	if (ret || m->type != MESH_MSG_CHALLENGE) {
+		fprintf(stderr, "roce-doctor: mesh: rank 0 at %s port %u sent no challenge: %s (another program on the "
+			"port, or a roce-doctor older than this one: run the same version on every node)\n", l->rendezvous,
+			a->rendezvous_port, ret ? why : "it sent another message first");
+		goto out;
+	}
+	if (a->token && !m->u.challenge.token) {
+		fprintf(stderr, "roce-doctor: mesh: rank %u holds a job token (%s) but rank 0 at %s port %u runs without "
+			"one: give every rank the same token\n", l->rank, a->token_from, l->rendezvous, a->rendezvous_port);
+		goto out;
+	}
+	memcpy(challenge, m->u.challenge.nonce, sizeof(challenge));
+	memset(m, 0, sizeof(*m));
 	m->type = MESH_MSG_REGISTER;
 	m->u.reg = s->reg;
+	if (a->token) {
+		ret = auth_nonce(m->proof.nonce);
+		if (ret) {
+			fprintf(stderr, "roce-doctor: mesh: cannot draw a nonce: %s\n", strerror(-ret));
+			goto out;
+		}
+		memcpy(answer, m->proof.nonce, sizeof(answer));
+		mesh_auth_mac(a->token, false, challenge, answer, l->rank, l->size, m->proof.mac);
+		m->proof.given = true;
+	}
 	ret = mesh_chan_send(fd, m, SEND_MS);
 	/* rank 0 answers once every rank is in or its registration time is up: wait as long as that */
 	if (ret == 0)
@@ -229,6 +269,12 @@ static int follow(struct self *s, const struct mesh_launch *l, const struct mesh
 		fprintf(stderr, "roce-doctor: mesh: rank 0 at %s port %u did not take rank %u's registration: %s\n",
 			l->rendezvous, a->rendezvous_port, l->rank, ret ? why : m->type == MESH_MSG_REFUSE ? m->u.refuse :
 			"it answered something else");
+		goto out;
+	}
+	if (a->token && (!m->proof.given || !mesh_auth_check(a->token, true, challenge, answer, l->rank, l->size,
+							      m->proof.mac))) {
+		fprintf(stderr, "roce-doctor: mesh: rank 0 at %s port %u does not prove it holds this job's token (%s): it "
+			"is not this job's rank 0, or has another token\n", l->rendezvous, a->rendezvous_port, a->token_from);
 		goto out;
 	}
 	for (;;) {
@@ -274,6 +320,7 @@ struct node {
 	char address[64];            /* where rank 0 saw its connection come from */
 	char gone[MESH_WHY_MAX];     /* why missing or dead */
 	bool reported;               /* this round's result is in */
+	uint8_t challenge[MESH_NONCE_LEN], answer[MESH_NONCE_LEN];   /* the nonces of its registration */
 };
 
 struct leader {
@@ -304,13 +351,36 @@ static struct mesh_result *result_add(struct leader *g)
 	return &g->results[g->count++];
 }
 
-/* A registration checked against the launcher's view; "" when it is taken, else the refusal. */
-static void judge_registration(const struct leader *g, const struct mesh_register *r, char *why, size_t size)
+/* The registration's proof of the job's token against rank 0's challenge; "" when it holds (or neither side
+ * has a token), else why. */
+static void judge_proof(const struct leader *g, const struct mesh_msg *m, const uint8_t challenge[MESH_NONCE_LEN],
+			char *why, size_t size)
 {
+	const struct mesh_register *r = &m->u.reg;
+	const struct secret *token = g->a->token;
+
+	if (token && !m->proof.given)
+		snprintf(why, size, "rank %u gave no proof of the job's token, and rank 0 holds one (%s): give every rank "
+			 "the same", r->rank, g->a->token_from);
+	else if (token && !mesh_auth_check(token, false, challenge, m->proof.nonce, r->rank, r->size, m->proof.mac))
+		snprintf(why, size, "rank %u's proof does not match rank 0's token (%s): another token, or not one of "
+			 "this job's ranks", r->rank, g->a->token_from);
+	else if (!token && m->proof.given)
+		snprintf(why, size, "rank %u holds a job token and rank 0 none: give rank 0 the same", r->rank);
+}
+
+/* A registration checked against the launcher's view; "" when it is taken, else the refusal. */
+static void judge_registration(const struct leader *g, const struct mesh_msg *m,
+			       const uint8_t challenge[MESH_NONCE_LEN], char *why, size_t size)
+{
+	const struct mesh_register *r = &m->u.reg;
+
 	why[0] = '\0';
 	if (r->version != MESH_PROTOCOL_VERSION)
 		snprintf(why, size, "protocol version %u, rank 0 speaks %d: run the same roce-doctor on every node",
 			 r->version, MESH_PROTOCOL_VERSION);
+	else if (judge_proof(g, m, challenge, why, size), why[0])
+		return;
 	else if (r->size != g->size)
 		snprintf(why, size, "rank %u says the mesh has %u nodes, rank 0's launcher says %zu", r->rank, r->size,
 			 g->size);
@@ -321,7 +391,7 @@ static void judge_registration(const struct leader *g, const struct mesh_registe
 			 g->nodes[r->rank].reg.host);
 }
 
-static void take_registration(struct leader *g, int fd)
+static void take_registration(struct leader *g, int fd, const uint8_t challenge[MESH_NONCE_LEN])
 {
 	struct mesh_msg *m = calloc(1, sizeof(*m));
 	struct sockaddr_storage ss;
@@ -339,7 +409,7 @@ static void take_registration(struct leader *g, int fd)
 		free(m);
 		return;
 	}
-	judge_registration(g, &m->u.reg, why, sizeof(why));
+	judge_registration(g, m, challenge, why, sizeof(why));
 	if (why[0]) {
 		notes_add(&g->warnings, "refused a registration from %s: %s", who, why);
 		m->type = MESH_MSG_REFUSE;
@@ -354,6 +424,8 @@ static void take_registration(struct leader *g, int fd)
 	n->state = NODE_UP;
 	n->fd = fd;
 	n->reg = m->u.reg;
+	memcpy(n->challenge, challenge, sizeof(n->challenge));
+	memcpy(n->answer, m->proof.nonce, sizeof(n->answer));
 	snprintf(n->address, sizeof(n->address), "%s", who);
 	for (size_t i = 0; i < g->size; i++)
 		if (i != m->u.reg.rank && g->nodes[i].state == NODE_UP && strcmp(g->nodes[i].reg.host, n->reg.host) == 0) {
@@ -372,11 +444,13 @@ static int gather(struct leader *g, int listen_fd)
 	size_t room = g->size + 16, pending = 0, registered = 1;
 	struct pollfd *p = calloc(room + 1, sizeof(*p));
 	double deadline = now_s() + g->a->register_timeout_s, *opened = calloc(room, sizeof(*opened));
-	struct mesh_msg welcome = { .type = MESH_MSG_WELCOME };
+	uint8_t (*nonces)[MESH_NONCE_LEN] = calloc(room, sizeof(*nonces));   /* each pending connection's challenge */
+	struct mesh_msg hello = { .type = MESH_MSG_CHALLENGE }, welcome = { .type = MESH_MSG_WELCOME };
 
-	if (!p || !opened) {
+	if (!p || !opened || !nonces) {
 		free(p);
 		free(opened);
+		free(nonces);
 		return -ENOMEM;
 	}
 	p[0] = (struct pollfd){ listen_fd, POLLIN, 0 };
@@ -389,20 +463,24 @@ static int gather(struct leader *g, int listen_fd)
 			if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR)) && now_s() - opened[i - 1] < HELLO_MS / 1000.0)
 				continue;
 			if (p[i].revents & (POLLIN | POLLHUP | POLLERR))
-				take_registration(g, p[i].fd);
+				take_registration(g, p[i].fd, nonces[i - 1]);
 			else
 				close(p[i].fd);   /* silent too long */
 			p[i] = p[pending];
 			opened[i - 1] = opened[pending - 1];
+			memcpy(nonces[i - 1], nonces[pending - 1], sizeof(nonces[0]));
 			pending--;
 		}
 		if (p[0].revents & POLLIN) {
 			int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
 
-			if (fd >= 0 && pending < room) {
-				chan_prepare(fd);
+			/* the challenge first: a fresh nonce per connection, so no proof is good twice */
+			hello.u.challenge.token = g->a->token != NULL;
+			if (fd >= 0 && pending < room && auth_nonce(hello.u.challenge.nonce) == 0 &&
+			    (chan_prepare(fd), mesh_chan_send(fd, &hello, 1000) == 0)) {
 				p[++pending] = (struct pollfd){ fd, POLLIN, 0 };
 				opened[pending - 1] = now_s();
+				memcpy(nonces[pending - 1], hello.u.challenge.nonce, sizeof(nonces[0]));
 			} else if (fd >= 0) {
 				close(fd);   /* more at once than there are ranks: strangers */
 			}
@@ -415,9 +493,17 @@ static int gather(struct leader *g, int listen_fd)
 		close(p[i].fd);
 	free(p);
 	free(opened);
+	free(nonces);
 	for (size_t i = 0; i < g->size; i++) {
 		struct node *n = &g->nodes[i];
 
+		if (i > 0 && n->state == NODE_UP && g->a->token) {
+			/* rank 0's own proof, which the rank checks before it follows any round */
+			welcome.proof.given = true;
+			memcpy(welcome.proof.nonce, n->challenge, sizeof(welcome.proof.nonce));
+			mesh_auth_mac(g->a->token, true, n->challenge, n->answer, (unsigned)i, (unsigned)g->size,
+				      welcome.proof.mac);
+		}
 		if (n->state == NODE_MISSING)
 			snprintf(n->gone, sizeof(n->gone), "never registered within %u s (--register-timeout): its mesh did "
 				 "not start, or cannot reach rank 0 port %u", g->a->register_timeout_s, g->a->rendezvous_port);
@@ -667,6 +753,10 @@ static int lead(struct app *app, struct self *s, const struct mesh_launch *l, co
 		fprintf(stderr, "roce-doctor: mesh: out of memory for %zu nodes\n", g.size);
 		goto out;
 	}
+	if (!a->token)
+		notes_add(&g.warnings, "the control connection had no job token: whoever reached TCP port %u first could "
+			  "have taken a rank's place; export the same ROCE_DOCTOR_MESH_TOKEN to every rank (or give "
+			  "--secret-file)", a->rendezvous_port);
 	g.nodes[0] = (struct node){ .state = NODE_UP, .fd = -1, .reg = s->reg };
 	snprintf(g.nodes[0].address, sizeof(g.nodes[0].address), "%.63s", l->rendezvous);
 	if (gather(&g, listen_fd) < 0) {

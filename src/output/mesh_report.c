@@ -51,7 +51,15 @@ static void rail_name(const json_t *doc, long long rank, long long rail, char *b
 		snprintf(buf, size, "rail %lld", rail);
 }
 
-/* For a's command against b on rail: " -d DEV" of a's rail ("" when it registered none), and b's address on
+/* A rail's port as counters and bw take it: "DEV/PORT" ("" for none). */
+static void port_arg(const json_t *rail, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (rail)
+		snprintf(buf, size, "%s/%lld", text(rail, "device"), integer(rail, "port"));
+}
+
+/* For a's commands against b on rail: a's port on the rail ("" when it registered none), and b's address on
  * the rail (else where rank 0 saw it connect from, else its host). */
 static void rail_cmd(const json_t *doc, long long a, long long b, long long rail, char *dev, size_t dev_size,
 		     char *peer, size_t peer_size)
@@ -61,9 +69,7 @@ static void rail_cmd(const json_t *doc, long long a, long long b, long long rail
 	const json_t *ra = json_array_get(json_object_get(na, "rails"), (size_t)rail);
 	const json_t *rb = json_array_get(json_object_get(nb, "rails"), (size_t)rail);
 
-	dev[0] = '\0';
-	if (ra)
-		snprintf(dev, dev_size, " -d %s", text(ra, "device"));
+	port_arg(ra, dev, dev_size);
 	snprintf(peer, peer_size, "%s", *text(rb, "address") ? text(rb, "address") : *text(nb, "address") ?
 		 text(nb, "address") : text(nb, "host"));
 }
@@ -136,9 +142,11 @@ static void print_list(FILE *out, const json_t *doc, const char *which, const ch
 			char dev[80] = "", peer[300];
 
 			rail_cmd(doc, integer(r, "a"), integer(r, "b"), integer(r, "rail"), dev, sizeof(dev), peer, sizeof(peer));
+			/* counters takes the port as its argument, bw as -d */
 			fprintf(out, "  %s -> %s, %s: %.1f Gb/s, below %.1f Gb/s; to see it again, on %s: roce-doctor "
-				"counters%s, roce-doctor bw%s -D 10 %s (roce-doctor serve on %s)\n", a, b, rail,
-				number(r, "gbps"), number(r, "floor_gbps"), a, dev, dev, peer, b);
+				"counters%s%s, roce-doctor bw%s%s -D 10 %s (roce-doctor serve on %s)\n", a, b, rail,
+				number(r, "gbps"), number(r, "floor_gbps"), a, dev[0] ? " " : "", dev, dev[0] ? " -d " : "",
+				dev, peer, b);
 		}
 		else
 			fprintf(out, "  %s -> %s, %s%s: %s\n", a, b, rail, integer(r, "attempts") == 2 ? " (retried)" : "",
@@ -152,7 +160,7 @@ static void print_suspects(FILE *out, const json_t *doc)
 {
 	const json_t *s;
 	size_t i;
-	char name[300], rail[120];
+	char name[300], rail[120], port[100];
 
 	json_array_foreach(json_object_get(doc, "suspects"), i, s) {
 		const json_t *n = json_array_get(json_object_get(doc, "nodes"), (size_t)integer(s, "rank"));
@@ -162,9 +170,10 @@ static void print_suspects(FILE *out, const json_t *doc)
 			fprintf(out, "\nsuspect nodes (most of their pairs on a rail are bad: the node, not the links):\n");
 		node_name(doc, integer(s, "rank"), name, sizeof(name));
 		rail_name(doc, integer(s, "rank"), integer(s, "rail"), rail, sizeof(rail));
-		fprintf(out, "  %s, %s: %lld of %lld pairs bad; on it: roce-doctor check%s%s, roce-doctor counters%s%s\n",
-			name, rail, integer(s, "bad"), integer(s, "tested"), r ? " -d " : "", r ? text(r, "device") : "",
-			r ? " -d " : "", r ? text(r, "device") : "");
+		port_arg(r, port, sizeof(port));
+		/* check reads the whole host (it has no device option); counters takes the port as its argument */
+		fprintf(out, "  %s, %s: %lld of %lld pairs bad; on it: roce-doctor check, roce-doctor counters%s%s\n",
+			name, rail, integer(s, "bad"), integer(s, "tested"), port[0] ? " " : "", port);
 	}
 	if (json_is_true(json_object_get(doc, "all_bad")))
 		fprintf(out, "\nevery pair that ran was bad: no node stands out; look at what they share (the fabric, "

@@ -62,6 +62,21 @@ out:
 	return ret;
 }
 
+int secret_from_text(const char *name, const char *text, struct secret *out, char *why, size_t why_size)
+{
+	size_t n = strlen(text);
+
+	memset(out, 0, sizeof(*out));
+	if (n < SECRET_MIN || n > SECRET_MAX) {
+		snprintf(why, why_size, "%s holds %zu bytes: expected %d to %d (export %s=$(head -c 32 /dev/urandom | "
+			 "base64) makes one)", name, n, SECRET_MIN, SECRET_MAX, name);
+		return -EINVAL;
+	}
+	memcpy(out->bytes, text, n);
+	out->len = n;
+	return 0;
+}
+
 void secret_clear(struct secret *s)
 {
 	wipe(s, sizeof(*s));

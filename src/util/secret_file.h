@@ -20,6 +20,10 @@ struct secret {
  * regular file, shorter than SECRET_MIN or longer than SECRET_MAX bytes (-EINVAL). 0, or -errno with why. */
 int secret_read(const char *path, struct secret *out, char *why, size_t why_size);
 
+/* A secret given as text (an environment variable's value, named name in why): the same bounds as a file's.
+ * 0, or -EINVAL with why. */
+int secret_from_text(const char *name, const char *text, struct secret *out, char *why, size_t why_size);
+
 /* Wipes the bytes. */
 void secret_clear(struct secret *s);
 

@@ -3,8 +3,10 @@
 # roce-doctor mesh's run on 127.0.0.1: several mesh processes with --rank/--size/--rendezvous, each with its own
 # serve (a free port): registration, the rounds, the answer on rank 0 (text, mesh/v1 JSON, the SVG); a rank
 # that never comes and a stranger's bytes on the rendezvous port (named, the rest goes on); a rank killed
-# mid-run (ROCE_DOCTOR_TEST_MESH_KILL_ROUND); two processes claiming one rank; --time-limit; a half-there
-# launcher environment, N = 1, a rank that cannot reach rank 0 (one line each). Without an RDMA device bw
+# mid-run (ROCE_DOCTOR_TEST_MESH_KILL_ROUND); two processes claiming one rank; the job's token (another token,
+# none, a forged proof) and a hostile client's frames; --time-limit; a half-there
+# launcher environment under each launcher, several ranks on one node, N = 1, a rank that cannot reach rank 0
+# (one line each, every option it names one mesh takes). Without an RDMA device bw
 # fails, and each pair is reported failed with bw's own reason: the honest answer on such a host.
 #   mesh_run_test.sh ROCE_DOCTOR FIXTURES
 set -u
@@ -28,11 +30,25 @@ mesh_bg() {
 # rank 0 in the foreground: $out, $err, $rc
 mesh_0() {
 	local port=$1 size=$2; shift 2
-	env -i PATH="$PATH" "$BIN" mesh --rank 0 --size "$size" --rendezvous "127.0.0.1:$port" --serve-port 0 --seconds 1 \
-		"$@" > "$out" 2> "$err"; rc=$?
+	env -i PATH="$PATH" ${MESH_ENV:-} "$BIN" mesh --rank 0 --size "$size" --rendezvous "127.0.0.1:$port" --serve-port 0 \
+		--seconds 1 "$@" > "$out" 2> "$err"; rc=$?
 	wait
 }
 rc_of() { cat "$dir/$1.rc" 2>/dev/null; }
+mesh_help=$("$BIN" mesh --help)
+# every --option FILE names is one `roce-doctor mesh --help` lists, but a launcher's own (srun --ntasks-per-node)
+options_exist() {
+	python3 - "$1" "$mesh_help" <<'PY'
+import re, sys
+text, helptext = open(sys.argv[1]).read(), sys.argv[2]
+wrong = [m.group(0) for m in re.finditer(r"(?<![a-z-])--[a-z][a-z-]*", text)
+         if re.findall(r"[a-z]+", text[:m.start()])[-1:] not in (["srun"], ["mpirun"], ["torchrun"], ["mpiexec"])
+         and not re.search(re.escape(m.group(0)) + r"(?![a-z-])", helptext)]
+if wrong:
+    print("# options mesh does not take: %s" % wrong)
+sys.exit(1 if wrong else 0)
+PY
+}
 # no mesh's serve child (argv "roce-doctor --json serve --port 0") is left, within 2 s
 no_serve_left() {
 	for _ in $(seq 20); do
@@ -61,6 +77,8 @@ if no_rdma; then
 fi
 [ "$(rc_of 1)" = 0 ] && [ "$(rc_of 2)" = 0 ] && [ ! -s "$dir/1.out" ] && [ ! -s "$dir/2.out" ]
 result "3 ranks: the others exit 0 and print nothing (the answer is rank 0's)" $?
+py 'any(w.startswith("ranks 0 and 1 both run on ") and "one rank per node: srun --ntasks-per-node=1" in w for w in d["warnings"])'
+result "3 ranks on one host: rank 0 warns that they share its NICs" $?
 grep -q '<svg' "$dir/mesh.svg" && [ "$(grep -c '<rect x=' "$dir/mesh.svg")" -ge 9 ]
 result "--plot: an SVG heatmap with a cell per pair and half" $?
 if no_rdma; then grep -q '>x</text>' "$dir/mesh.svg"; result "--plot: failed cells marked" $?; fi
@@ -151,6 +169,83 @@ result "a second rank 1: refused, one line, exit 3" $?
 py 'any("refused a registration" in w and "rank 1 is already registered" in w for w in d["warnings"]) and [n["state"] for n in d["nodes"]] == ["ok"] * 3'
 result "a second rank 1: rank 0 warns, keeps the first, goes on" $?
 
+# ---- the job's token: a rank with another token, or none, is refused and named; the right one still gets in ----
+port=$(free_port)
+tok=ROCE_DOCTOR_MESH_TOKEN=job-4242-c2VjcmV0LXRva2Vu
+MESH_ENV=$tok mesh_bg "$port" 3 1 --register-timeout 10
+MESH_ENV=ROCE_DOCTOR_MESH_TOKEN=another-token-of-this-user mesh_bg "$port" 3 2 --register-timeout 10
+( sleep 1.5; env -i PATH="$PATH" "$BIN" mesh --rank 2 --size 3 --rendezvous "127.0.0.1:$port" --serve-port 0 \
+	--register-timeout 10 > "$dir/none.out" 2> "$dir/none.err"; echo $? > "$dir/none.rc" ) 2> /dev/null &
+( sleep 4; env -i PATH="$PATH" "$tok" "$BIN" mesh --rank 2 --size 3 --rendezvous "127.0.0.1:$port" --serve-port 0 \
+	--register-timeout 10 > "$dir/late.out" 2> "$dir/late.err"; echo $? > "$dir/late.rc" ) 2> /dev/null &
+MESH_ENV=$tok mesh_0 "$port" 3 --register-timeout 10 --json
+[ "$(rc_of 2)" = 3 ] && [ "$(wc -l < "$dir/2.err")" -eq 1 ] &&
+	grep -q "did not take rank 2's registration: rank 2's proof does not match rank 0's token (ROCE_DOCTOR_MESH_TOKEN)" "$dir/2.err" &&
+	options_exist "$dir/2.err"
+result "token: a rank with another token is refused, one line, exit 3" $?
+py 'any(w.startswith("refused a registration from 127.0.0.1") and "proof does not match" in w for w in d["warnings"])'
+result "token: rank 0 names the refused connection's address" $?
+[ "$(cat "$dir/none.rc")" = 3 ] && grep -q "rank 2 gave no proof of the job's token, and rank 0 holds one" "$dir/none.err" &&
+	options_exist "$dir/none.err"
+result "token: a rank without one is refused, and told why" $?
+py '[n["state"] for n in d["nodes"]] == ["ok"] * 3 and not any("had no job token" in w for w in d["warnings"])'
+result "token: the refused took no place: rank 2 with the token registered after them" $?
+[ "$(rc_of 1)" = 0 ] && [ "$(cat "$dir/late.rc")" = 0 ]; result "token: the ranks with it end cleanly" $?
+port=$(free_port)
+MESH_ENV=$tok mesh_bg "$port" 2 1 --register-timeout 4
+mesh_0 "$port" 2 --register-timeout 4 --json
+[ "$(rc_of 1)" = 3 ] && [ "$(wc -l < "$dir/1.err")" -eq 1 ] &&
+	grep -q "rank 1 holds a job token (ROCE_DOCTOR_MESH_TOKEN) but rank 0 at 127.0.0.1 port $port runs without one" "$dir/1.err"
+result "token: a rank with one facing a rank 0 without: one line, exit 3" $?
+py 'any("the control connection had no job token: whoever reached TCP port" in w for w in d["warnings"])'
+result "no token: rank 0 warns that the control connection was open" $?
+ROCE_DOCTOR_MESH_TOKEN=short bad "a token under 16 bytes" 64 '^roce-doctor: mesh: ROCE_DOCTOR_MESH_TOKEN holds 5 bytes: expected 16 to 4096' -- \
+	mesh --rank 1 --size 2 --rendezvous 127.0.0.1:1
+[ "$(wc -l < "$err")" -eq 1 ]; result "a token under 16 bytes: one line" $?
+
+# ---- a hostile client on the rendezvous port: an oversized frame, garbage, a frame cut short and left hanging, a
+# registration with a forged proof, a silent connection; rank 0 names them, bounded in time, and the run goes on ----
+# (the ranks come 3 s after the stranger: rank 0 stops listening once every rank is in)
+port=$(free_port)
+( sleep 3; MESH_ENV=$tok mesh_bg "$port" 3 1 --register-timeout 15; MESH_ENV=$tok mesh_bg "$port" 3 2 --register-timeout 15
+	wait ) &
+python3 - "$port" > "$dir/hostile.out" 2>&1 <<'PY' &
+import json, os, socket, struct, sys, time
+port = int(sys.argv[1])
+def conn():
+    for _ in range(100):
+        try:
+            return socket.create_connection(("127.0.0.1", port), timeout=5)
+        except OSError:
+            time.sleep(0.05)
+    sys.exit("rank 0 never listened")
+def frame(obj):
+    body = json.dumps(obj).encode()
+    return b"RDM1" + struct.pack(">I", len(body)) + body
+held = []
+for data in (b"RDM1" + struct.pack(">I", 0xFFFFFFFF) + b"x" * 4096, os.urandom(65536),
+             b"RDM1" + struct.pack(">I", 200000) + b"{" * 100,
+             frame({"type": "register", "version": 2, "rank": 1, "size": 3, "host": "evil", "serve_port": 1,
+                    "serve_error": "", "tool_version": "x", "devices": 0, "rails": [],
+                    "proof": {"nonce": "00" * 32, "mac": "11" * 32}}), b""):
+    s = conn()
+    try:
+        s.sendall(data)
+    except OSError:
+        pass
+    held.append(s)
+time.sleep(8)
+PY
+start=$(date +%s)
+MESH_ENV=$tok mesh_0 "$port" 3 --register-timeout 15 --json
+took=$(( $(date +%s) - start ))
+[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]; result "hostile client: rank 0 neither crashes nor hangs (exit $rc in $took s)" $?
+py '[n["state"] for n in d["nodes"]] == ["ok"] * 3 and d["nodes"][1]["host"] != "evil" and d["rounds_run"] == 3'
+result "hostile client: the forged rank 1 took no place, every rank registered, the rounds ran" $?
+py 'any("a frame of 4294967295 bytes: expected 1 to 262144" in w for w in d["warnings"]) and any("not a roce-doctor mesh frame" in w for w in d["warnings"]) and any("rank 1\x27s proof does not match" in w for w in d["warnings"])'
+result "hostile client: the oversized frame, the garbage and the forged proof named" $?
+[ "$took" -lt 40 ]; result "hostile client: rank 0 done in $took s (under 40)" $?
+
 # ---- --time-limit: a round that would pass it is not run (here the first: 1 s of bw + 3 s of setup > 2 s) ----
 port=$(free_port)
 for r in 1 2 3; do mesh_bg "$port" 4 $r --register-timeout 20; done
@@ -173,8 +268,42 @@ result "no launcher at all: one line, exit 64" $?
 port=$(free_port)
 out_rc PATH="$PATH" "$BIN" mesh --rank 1 --size 2 --rendezvous "127.0.0.1:$port" --serve-port 0 --register-timeout 1
 [ "$rc" -eq 3 ] && [ ! -s "$out" ] && [ "$(wc -l < "$err")" -eq 1 ] &&
-	grep -qE "^roce-doctor: mesh: rank 1 cannot reach rank 0 at 127\.0\.0\.1 port $port \(from --rendezvous\) within 1 s: .*Connection refused" "$err"
-result "a rank that cannot reach rank 0: one line, exit 3" $?
+	grep -qE "^roce-doctor: mesh: rank 1 cannot reach rank 0 at 127\.0\.0\.1 port $port \(from --rendezvous\) within 1 s: Connection refused; nothing listens there: rank 0's mesh did not start" "$err" &&
+	! grep -q "roce-doctor serve" "$err" && options_exist "$err"
+result "a rank that cannot reach rank 0: one line naming its address, exit 3" $?
+start=$(date +%s)
+out_rc PATH="$PATH" "$BIN" mesh --rank 1 --size 2 --rendezvous no-such-host.invalid --serve-port 0 --register-timeout 2
+[ "$rc" -eq 3 ] && [ "$(wc -l < "$err")" -eq 1 ] && [ $(( $(date +%s) - start )) -lt 10 ] &&
+	grep -qE "^roce-doctor: mesh: rank 1 cannot reach rank 0 at no-such-host\.invalid port 18517 \(from --rendezvous\) within 2 s: cannot resolve no-such-host\.invalid: .*; give --rendezvous rank 0's address" "$err" &&
+	options_exist "$err"
+result "rank 0's host does not resolve: one line, exit 3, within the wait" $?
+
+# the launcher's environment half there, several ranks on one node, N = 1: one line each naming the variables,
+# exit 64, before anything starts; every option a line suggests is one mesh takes
+half_there() { # NAME PATTERN VAR=value...
+	local name=$1 pattern=$2; shift 2
+	env -i PATH="$PATH" "$@" "$BIN" mesh --serve-port 0 --register-timeout 1 > "$out" 2> "$err"; rc=$?
+	[ "$rc" -eq 64 ] && [ ! -s "$out" ] && [ "$(wc -l < "$err")" -eq 1 ] && grep -qE -- "^roce-doctor: mesh: $pattern" "$err" &&
+		options_exist "$err"
+	result "$name: one line, exit 64" $?
+}
+half_there "SLURM_PROCID without SLURM_NTASKS" 'SLURM_PROCID is set but not SLURM_NTASKS: .*give --rank, --size and --rendezvous' SLURM_PROCID=1
+half_there "SLURM_NTASKS without SLURM_PROCID" 'SLURM_NTASKS is set but not SLURM_PROCID' SLURM_NTASKS=4 SLURM_NODELIST=n1
+half_there "OMPI_COMM_WORLD_RANK without its SIZE" 'OMPI_COMM_WORLD_RANK is set but not OMPI_COMM_WORLD_SIZE' OMPI_COMM_WORLD_RANK=1
+half_there "PMI_RANK without PMI_SIZE" 'PMI_RANK is set but not PMI_SIZE' PMI_RANK=0
+half_there "WORLD_SIZE without RANK" 'WORLD_SIZE is set but not RANK' WORLD_SIZE=2 MASTER_ADDR=h
+half_there "RANK and WORLD_SIZE without MASTER_ADDR" 'RANK and WORLD_SIZE are set but not MASTER_ADDR: .*--rendezvous HOST' RANK=1 WORLD_SIZE=2
+half_there "Open MPI without a rank 0 host" "Open MPI's environment names no rank 0 host: give --rendezvous HOST" \
+	OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2
+half_there "two torchrun ranks on one host" 'LOCAL_WORLD_SIZE=2: 2 ranks on this node; mesh runs one rank per node \(torchrun --nproc-per-node=1\)' \
+	RANK=1 WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 MASTER_ADDR=h
+half_there "two Open MPI ranks on one host" 'OMPI_COMM_WORLD_LOCAL_SIZE=2: .*\(mpirun --map-by ppr:1:node\)' \
+	OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=4 OMPI_COMM_WORLD_LOCAL_SIZE=2
+half_there "two MPICH ranks on one host" 'MPI_LOCALNRANKS=2: .*\(mpiexec -ppn 1\)' PMI_RANK=1 PMI_SIZE=4 MPI_LOCALNRANKS=2
+half_there "two Slurm tasks per node" 'SLURM_NTASKS=4 ranks on SLURM_NNODES=2 nodes: mesh runs one rank per node \(srun --ntasks-per-node=1\)' \
+	SLURM_PROCID=1 SLURM_NTASKS=4 SLURM_NNODES=2 'SLURM_NODELIST=n[1-2]'
+half_there "N = 1 under torchrun" 'WORLD_SIZE=1: a mesh needs at least 2 nodes' RANK=0 WORLD_SIZE=1 MASTER_ADDR=h
+half_there "N = 1 under srun" 'SLURM_NTASKS=1: a mesh needs at least 2 nodes' SLURM_PROCID=0 SLURM_NTASKS=1 SLURM_NODELIST=n1
 bad "--rendezvous with a bad port" 64 "bad --rendezvous port '99999'" -- mesh --rank 0 --size 2 --rendezvous h:99999
 bad "--plot with --plan" 64 'go with a run, not --plan or --dry-run' -- mesh --plan 4 --plot x.svg
 bad "--rails in a run" 64 '--rails goes with --plan or --dry-run' -- mesh --rank 0 --size 2 --rendezvous h --rails 2

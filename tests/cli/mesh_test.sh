@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # roce-doctor mesh --plan and --dry-run: the plans' rounds and times for a few N, the mesh-plan/v1 document,
 # each launcher's environment through env -i (so nothing of the runner's own leaks in), the half-there ones,
-# bad input, and mesh without --plan/--dry-run outside any launcher (exit 64).
+# bad input, the time and size of every plan at 4096 nodes, and mesh without --plan/--dry-run outside any launcher (exit 64).
 #   mesh_test.sh ROCE_DOCTOR FIXTURES
 set -u
 BIN=$1 FIX=$2
@@ -54,6 +54,22 @@ result "--json: the rail plan's schedule holds every same-rail pair once" $?
 run mesh --plan 1000 --json
 py 'd["schedule"] is None and d["rounds"] == 999 and d["tests"] == 499500'
 result "--json --plan 1000: the counts without the schedule" $?
+# every plan at 4096 nodes and at 256 with 64 rails, text and JSON: well under a second each here; the bound is
+# generous (ASan, a loaded runner) but far below the 36 s and 1.3 GB a 2-million-test schedule once took
+for kind in all-pairs ring rail; do
+	for args in "--plan 4096 --rails 8" "--plan 256 --rails 64"; do
+		for fmt in --text --json; do
+			# shellcheck disable=SC2086
+			start=$(date +%s%N); timeout 20 "$BIN" mesh $args --plan-kind $kind ${fmt/--text/} > "$out" 2> "$err"; rc=$?
+			ms=$(( ($(date +%s%N) - start) / 1000000 ))
+			[ "$rc" -eq 0 ] && [ "$ms" -lt 5000 ] && [ "$(wc -c < "$out")" -lt 2000000 ]
+			result "--plan-kind $kind $args ${fmt#--}: in ${ms} ms (under 5 s), under 2 MB" $?
+		done
+	done
+done
+run --json mesh --plan 256 --plan-kind rail --rails 64
+py 'd["schedule"] is None and d["tests"] == 2088960'
+result "--json: a schedule of 2 million tests is left out, its counts kept" $?
 
 # ---- bad input ----
 bad "--plan 1: at least 2 nodes" 64 '^roce-doctor: mesh: bad --plan 1: a mesh needs at least 2 nodes' -- mesh --plan 1

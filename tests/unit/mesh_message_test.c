@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* mesh's control messages: each type round-trips through a frame; a hostile peer's frames are refused with
  * the member named: another magic, a length over the limit, a string too long or with a control character,
- * too many rails, a number out of range, a missing member, a duplicate key, an unknown type. */
+ * too many rails, a number out of range, a missing member, a duplicate key, an unknown type, a proof that is not
+ * 64 hex digits. The proofs of the job's token (src/proto/mesh_auth.c) hold for the rank and nonces they were
+ * made for only. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/mesh/message.h"
+#include "proto/mesh_auth.h"
 #include "tap.h"
 
 static char why[300];
@@ -115,6 +118,49 @@ static void hostile_payloads_refused(void)
 	CHECK(decode_text("{\"type\":", &back) == -EPROTO);
 }
 
+static void challenge_and_proofs_round_trip(void)
+{
+	memset(&m, 0, sizeof(m));
+	m.type = MESH_MSG_CHALLENGE;
+	m.u.challenge.token = true;
+	for (int i = 0; i < MESH_NONCE_LEN; i++)
+		m.u.challenge.nonce[i] = (uint8_t)(i * 7 + 1);
+	CHECK(round_trip(&m, &back) == 0);
+	CHECK(back.type == MESH_MSG_CHALLENGE && back.u.challenge.token &&
+	      memcmp(back.u.challenge.nonce, m.u.challenge.nonce, MESH_NONCE_LEN) == 0);
+	memset(&m, 0, sizeof(m));
+	m.type = MESH_MSG_WELCOME;
+	m.proof.given = true;
+	memset(m.proof.nonce, 0xab, sizeof(m.proof.nonce));
+	memset(m.proof.mac, 0x0f, sizeof(m.proof.mac));
+	CHECK(round_trip(&m, &back) == 0);
+	CHECK(back.type == MESH_MSG_WELCOME && back.proof.given && memcmp(back.proof.mac, m.proof.mac, MESH_MAC_LEN) == 0);
+	m.proof.given = false;
+	CHECK(round_trip(&m, &back) == 0 && !back.proof.given);
+	CHECK(decode_text("{\"type\":\"welcome\",\"proof\":{\"nonce\":\"00\",\"mac\":\"11\"}}", &back) == -EPROTO &&
+	      strstr(why, "nonce: expected 64 hex digits"));
+	CHECK(decode_text("{\"type\":\"challenge\",\"nonce\":\"zz\",\"token\":true}", &back) == -EPROTO &&
+	      strstr(why, "challenge.nonce"));
+	CHECK(decode_text("{\"type\":\"welcome\",\"proof\":7}", &back) == -EPROTO && strstr(why, "proof"));
+}
+
+static void proofs_bind_rank_role_and_nonces(void)
+{
+	struct secret token = { .len = 20 }, other = { .len = 20 };
+	uint8_t c[MESH_NONCE_LEN] = { 1 }, a[MESH_NONCE_LEN] = { 2 }, mac[MESH_MAC_LEN];
+
+	memcpy(token.bytes, "job-4242-token-bytes", 20);
+	memcpy(other.bytes, "job-4242-token-bytez", 20);
+	mesh_auth_mac(&token, false, c, a, 3, 16, mac);
+	CHECK(mesh_auth_check(&token, false, c, a, 3, 16, mac));
+	CHECK(!mesh_auth_check(&other, false, c, a, 3, 16, mac));   /* another token */
+	CHECK(!mesh_auth_check(&token, true, c, a, 3, 16, mac));    /* sent back as rank 0's */
+	CHECK(!mesh_auth_check(&token, false, c, a, 4, 16, mac));   /* for another rank */
+	CHECK(!mesh_auth_check(&token, false, a, c, 3, 16, mac));   /* nonces swapped */
+	c[5] ^= 1;
+	CHECK(!mesh_auth_check(&token, false, c, a, 3, 16, mac));   /* another connection's challenge */
+}
+
 static void too_many_rails_refused(void)
 {
 	char *text = malloc(MESH_FRAME_MAX);
@@ -141,5 +187,7 @@ int main(void)
 	RUN(headers_refused);
 	RUN(hostile_payloads_refused);
 	RUN(too_many_rails_refused);
+	RUN(challenge_and_proofs_round_trip);
+	RUN(proofs_bind_rank_role_and_nonces);
 	TAP_DONE();
 }

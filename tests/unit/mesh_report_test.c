@@ -2,8 +2,12 @@
 /* mesh's answer as rank 0 prints it, from measured-looking results (this machine cannot measure): 8 nodes, two
  * rails, node 5's rail 1 at half rate and one rank that never came. The mesh/v1 document's verdict, counts,
  * suspects and matrix; the text's verdict, odd links with the commands that show them again, the suspect with
- * its device, the missing node, the matrix's marks; the SVG's marks. */
+ * its device, the missing node, the matrix's marks; the SVG's marks. Given roce-doctor's path, every command the
+ * text suggests goes through that command's own option parser (with --help, so nothing runs).
+ *   mesh_report_test [ROCE_DOCTOR] */
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -106,10 +110,10 @@ static void text_names_links_node_and_commands(void)
 	CHECK(t && strstr(t, "verdict: FAILED: 42 of 56 tests measured, 6 odd, 0 failed, 14 not measured, 1 node missing\n"));
 	CHECK(t && strstr(t, "  rank 7 never registered within 60 s (--register-timeout)\n"));
 	CHECK(t && strstr(t, "  rank 0 (gpu00) -> rank 5 (gpu05), rail 1 (mlx5_1/1): 46.5 Gb/s, below 83.2 Gb/s; to see it "
-			    "again, on rank 0 (gpu00): roce-doctor counters -d mlx5_1, roce-doctor bw -d mlx5_1 -D 10 "
+			    "again, on rank 0 (gpu00): roce-doctor counters mlx5_1/1, roce-doctor bw -d mlx5_1/1 -D 10 "
 			    "10.2.0.6 (roce-doctor serve on rank 5 (gpu05))\n"));
-	CHECK(t && strstr(t, "  rank 5 (gpu05), rail 1 (mlx5_1/1): 6 of 6 pairs bad; on it: roce-doctor check -d mlx5_1, "
-			    "roce-doctor counters -d mlx5_1\n"));
+	CHECK(t && strstr(t, "  rank 5 (gpu05), rail 1 (mlx5_1/1): 6 of 6 pairs bad; on it: roce-doctor check, "
+			    "roce-doctor counters mlx5_1/1\n"));
 	CHECK(t && strstr(t, "not measured:\n  rank 0 (gpu00) -> rank 7, rail 0 (mlx5_0/1): rank 7 never registered\n"));
 	CHECK(t && strstr(t, "rail 1, Gb/s (* odd, x failed, - not measured, . none planned):\n"));
 	CHECK(t && strstr(t, "\n    5   46.5*   46.5*   46.5*   46.5*   46.5*       .   46.5*       -\n"));
@@ -145,10 +149,58 @@ static void svg_marks_odd_and_unmeasured_cells(void)
 	json_decref(doc);
 }
 
-int main(void)
+static const char *binary;
+
+/* The command line a hint starts at ("roce-doctor " then words up to a ',', '(', ')', line end or the word
+ * "on", as in "roce-doctor serve on rank 5") into cmd: "counters mlx5_1". */
+static void hint_at(const char *p, char *cmd, size_t size)
 {
+	size_t len = strcspn(p, ",()\n");
+	const char *on = strstr(p, " on ");
+
+	if (on && (size_t)(on - p) < len)
+		len = (size_t)(on - p);
+	snprintf(cmd, size, "%.*s", (int)len, p);
+}
+
+/* Each "roce-doctor CMD ARGS" of the text run as "roce-doctor CMD ARGS --help": exit 0 only when every option
+ * of the hint is one CMD takes (argp stops at --help, so nothing is probed or measured). */
+static void suggested_commands_parse(void)
+{
+	json_t *doc;
+	char *t, cmd[300], line[700];
+	unsigned hints = 0;
+
+	if (!binary) {
+		printf("# no roce-doctor path given: the hints are not run\n");
+		return;
+	}
+	setup();
+	doc = doc_of();
+	t = text_of(doc);
+	for (const char *p = t ? strstr(t, "roce-doctor ") : NULL; p; p = strstr(p + 1, "roce-doctor ")) {
+		int status;
+
+		hint_at(p + strlen("roce-doctor "), cmd, sizeof(cmd));
+		snprintf(line, sizeof(line), "'%s' %s --help > /dev/null 2>&1", binary, cmd);
+		status = system(line);
+		hints++;
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			printf("# the hint 'roce-doctor %s' does not parse: exit %d\n", cmd,
+			       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	CHECK(hints >= 5);
+	free(t);
+	json_decref(doc);
+}
+
+int main(int argc, char **argv)
+{
+	binary = argc > 1 ? argv[1] : NULL;
 	RUN(document_judges);
 	RUN(text_names_links_node_and_commands);
 	RUN(svg_marks_odd_and_unmeasured_cells);
+	RUN(suggested_commands_parse);
 	TAP_DONE();
 }

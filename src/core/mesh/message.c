@@ -9,7 +9,7 @@
 
 #include "core/mesh/message.h"
 
-static const char *const type_names[] = { "register", "welcome", "refuse", "round", "result", "done" };
+static const char *const type_names[] = { "register", "welcome", "refuse", "round", "result", "done", "challenge" };
 static const uint8_t magic[4] = { 'R', 'D', 'M', '1' };
 
 /* ---- writing ---- */
@@ -56,6 +56,21 @@ static json_t *report_json(const struct mesh_report *r)
 	return json_pack("{s:I, s:o}", "round", (json_int_t)r->round, "outcomes", list);
 }
 
+static json_t *hex_json(const uint8_t *bytes, size_t len)
+{
+	char text[2 * 64 + 1];
+
+	for (size_t i = 0; i < len && i < 64; i++)
+		snprintf(text + 2 * i, 3, "%02x", bytes[i]);
+	return json_string(text);
+}
+
+static json_t *proof_json(const struct mesh_proof *p)
+{
+	return p->given ? json_pack("{s:o, s:o}", "nonce", hex_json(p->nonce, sizeof(p->nonce)), "mac",
+				    hex_json(p->mac, sizeof(p->mac))) : json_null();
+}
+
 int mesh_msg_encode(const struct mesh_msg *m, uint8_t **frame, size_t *len)
 {
 	json_t *body;
@@ -66,9 +81,13 @@ int mesh_msg_encode(const struct mesh_msg *m, uint8_t **frame, size_t *len)
 		return -EINVAL;
 	body = m->type == MESH_MSG_REGISTER ? register_json(&m->u.reg) : m->type == MESH_MSG_ROUND ?
 	       round_json(&m->u.round) : m->type == MESH_MSG_RESULT ? report_json(&m->u.report) :
-	       m->type == MESH_MSG_REFUSE ? json_pack("{s:s}", "why", m->u.refuse) : json_object();
+	       m->type == MESH_MSG_REFUSE ? json_pack("{s:s}", "why", m->u.refuse) :
+	       m->type == MESH_MSG_CHALLENGE ? json_pack("{s:o, s:b}", "nonce", hex_json(m->u.challenge.nonce,
+			       MESH_NONCE_LEN), "token", m->u.challenge.token) : json_object();
 	if (!body)
 		return -EINVAL;   /* a string that is not UTF-8 */
+	if (m->type == MESH_MSG_REGISTER || m->type == MESH_MSG_WELCOME)
+		json_object_set_new(body, "proof", proof_json(&m->proof));
 	json_object_set_new(body, "type", json_string(type_names[m->type]));
 	text = json_dumps(body, JSON_COMPACT);
 	json_decref(body);
@@ -208,6 +227,50 @@ static int element(struct reader *r, const json_t *list, size_t i, const char *a
 	return 0;
 }
 
+/* Exactly len bytes as 2 * len lower-case hex digits. */
+static int get_hex(const struct reader *r, const json_t *o, const char *key, uint8_t *out, size_t len)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	char p[96];
+
+	path(r, key, p, sizeof(p));
+	if (!s || strlen(s) != 2 * len || strspn(s, "0123456789abcdef") != 2 * len)
+		return bad(r->why, r->why_size, "%s: expected %zu hex digits", p, 2 * len);
+	for (size_t i = 0; i < len; i++) {
+		unsigned v;
+
+		sscanf(s + 2 * i, "%2x", &v);
+		out[i] = (uint8_t)v;
+	}
+	return 0;
+}
+
+/* "proof": null or absent (none), or { "nonce", "mac" }. */
+static int read_proof(struct reader *r, const json_t *o, struct mesh_proof *p)
+{
+	const json_t *v = json_object_get(o, "proof");
+
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_object(v))
+		return bad(r->why, r->why_size, "%s.proof: expected null or an object", r->type);
+	r->array = NULL;
+	if (get_hex(r, v, "nonce", p->nonce, sizeof(p->nonce)) || get_hex(r, v, "mac", p->mac, sizeof(p->mac)))
+		return -EPROTO;
+	p->given = true;
+	return 0;
+}
+
+static int read_challenge(struct reader *r, const json_t *o, struct mesh_challenge *c)
+{
+	if (get_hex(r, o, "nonce", c->nonce, sizeof(c->nonce)))
+		return -EPROTO;
+	if (!json_is_boolean(json_object_get(o, "token")))
+		return bad(r->why, r->why_size, "challenge.token: expected true or false");
+	c->token = json_is_true(json_object_get(o, "token"));
+	return 0;
+}
+
 static int read_register(struct reader *r, const json_t *o, struct mesh_register *g)
 {
 	const json_t *rails, *e;
@@ -302,13 +365,21 @@ int mesh_msg_decode(const uint8_t *payload, size_t len, struct mesh_msg *m, char
 		if (strcmp(type, type_names[t]) == 0)
 			break;
 	if (!type || t == sizeof(type_names) / sizeof(type_names[0])) {
-		bad(why, why_size, "type: expected register, welcome, refuse, round, result or done");
+		bad(why, why_size, "type: expected register, welcome, refuse, round, result, done or challenge");
 		goto out;
 	}
 	m->type = (enum mesh_msg_type)t;
 	switch (m->type) {
 	case MESH_MSG_REGISTER:
 		ret = read_register(&r, o, &m->u.reg);
+		if (ret == 0)
+			ret = read_proof(&r, o, &m->proof);
+		break;
+	case MESH_MSG_WELCOME:
+		ret = read_proof(&r, o, &m->proof);
+		break;
+	case MESH_MSG_CHALLENGE:
+		ret = read_challenge(&r, o, &m->u.challenge);
 		break;
 	case MESH_MSG_REFUSE:
 		ret = get_text(&r, o, "why", m->u.refuse, sizeof(m->u.refuse));

@@ -14,8 +14,10 @@
 
 #define MESH_HEADER_LEN 8
 #define MESH_FRAME_MAX (256 * 1024)   /* a registration of 64 rails is under 20 KB */
-#define MESH_PROTOCOL_VERSION 1
+#define MESH_PROTOCOL_VERSION 2   /* 2: rank 0's challenge first, the proofs of the job's token */
 #define MESH_WHY_MAX 256
+#define MESH_NONCE_LEN 32
+#define MESH_MAC_LEN 32
 
 enum mesh_msg_type {
 	MESH_MSG_REGISTER,   /* rank -> 0: who it is, its serve, its rails */
@@ -24,6 +26,20 @@ enum mesh_msg_type {
 	MESH_MSG_ROUND,      /* 0 -> rank: the bw runs it makes this round (none: it serves, or sits out) */
 	MESH_MSG_RESULT,     /* rank -> 0: their outcomes; also the barrier */
 	MESH_MSG_DONE,       /* 0 -> rank: the run is over */
+	MESH_MSG_CHALLENGE,  /* 0 -> rank, as it connects: a fresh nonce, and whether rank 0 holds the job's token */
+};
+
+struct mesh_challenge {
+	uint8_t nonce[MESH_NONCE_LEN];
+	bool token;
+};
+
+/* A register's proof that the rank holds the job's token, or a welcome's that rank 0 does (src/proto/mesh_auth.h):
+ * the prover's nonce and its HMAC. */
+struct mesh_proof {
+	bool given;
+	uint8_t nonce[MESH_NONCE_LEN];
+	uint8_t mac[MESH_MAC_LEN];
 };
 
 struct mesh_reg_rail {
@@ -80,11 +96,13 @@ struct mesh_report {
 
 struct mesh_msg {
 	enum mesh_msg_type type;
+	struct mesh_proof proof;     /* register and welcome only */
 	union {
 		struct mesh_register reg;
 		char refuse[MESH_WHY_MAX];
 		struct mesh_round round;
 		struct mesh_report report;
+		struct mesh_challenge challenge;
 	} u;
 };
 
