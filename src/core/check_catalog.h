@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The catalog of every id check can emit: what --only and --skip are checked against, and what check --list
- * prints. tests/docs/docs_test.sh keeps it equal to the ids the rules add and to README's Checks section. */
+ * prints. tests/docs/docs_test.sh keeps it equal to the ids the rules add and to roce-doctor-checks(7)'s CHECKS. */
 #ifndef ROCE_DOCTOR_CHECK_CATALOG_H
 #define ROCE_DOCTOR_CHECK_CATALOG_H
 

@@ -76,7 +76,7 @@ struct compare_node {
 	bool checks_known;
 };
 
-/* Every id compare_nodes can emit, in report order, NULL-terminated (README's "Compare (ids)" lists them). */
+/* Every id compare_nodes can emit, in report order, NULL-terminated (roce-doctor-checks(7)'s COMPARE lists them). */
 extern const char *const compare_ids[];
 
 /* That a finding is about a node: every node of a finding's odd values, also those its message leaves to

@@ -101,7 +101,7 @@ void pair_classify(const struct pair_side *a, const struct pair_side *b, const s
 /* The link-rate share below which a NIC rail's bandwidth is a warning (NVIDIA's multi-node test passes at 90%). */
 #define PAIR_BW_PASS_SHARE 0.90
 
-/* Every id the pair rules can emit, NULL-terminated (README's "Pair (ids)" lists them). */
+/* Every id the pair rules can emit, NULL-terminated (roce-doctor-checks(7)'s PAIR lists them). */
 extern const char *const pair_ids[];
 
 /* A finding of node ('a', 'b', or 0 for the pair) through finding_add (--only/--skip apply). */

@@ -2,7 +2,7 @@
 /* What GPUDirect RDMA over dma-buf depends on, as data: probe/gpudirect.c reads the NVIDIA module and the kernel
  * (live or under --root), verbs/dmabuf_probe.c runs NCCL's own RDMA-side test (live only), core/gpudirect.c
  * judges, system_json carries it (member "gpudirect"). CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED, the CUDA side of
- * NCCL's test, needs CUDA: the module flavour and version stand in for it (see README, GPUDirect). */
+ * NCCL's test, needs CUDA: the module flavour and version stand in for it (see docs/gpu.md). */
 #ifndef ROCE_DOCTOR_MODEL_GPUDIRECT_H
 #define ROCE_DOCTOR_MODEL_GPUDIRECT_H
 

@@ -22,7 +22,7 @@ enum perf_link { PERF_LINK_ETHERNET = 1, PERF_LINK_INFINIBAND = 2 };
  * the wait), then asleep. lat always spins. */
 enum perf_wait { PERF_WAIT_POLL = 0, PERF_WAIT_EVENT = 1, PERF_WAIT_ADAPTIVE = 2 };
 
-/* How long the adaptive wait spins after the last completion before it sleeps (README, bw: --wait). */
+/* How long the adaptive wait spins after the last completion before it sleeps (docs/bw.md: --wait). */
 #define PERF_ADAPTIVE_SPIN_NS 50000u
 
 /* Everything a peer needs to reach our queue pairs and memory. Plain integers: it travels on the wire. */

@@ -142,7 +142,7 @@ static int register_buffer(struct perf_ctx *c, char *err, size_t size)
 	return fail(err, size, ret, "ibv_reg_mr of %zu KiB", c->buf_len >> 10);
 }
 
-/* PERF_ADAPTIVE_SPIN_NS, or ROCE_DOCTOR_TEST_SPIN_US: a measurement hook, how the bound was chosen (README). */
+/* PERF_ADAPTIVE_SPIN_NS, or ROCE_DOCTOR_TEST_SPIN_US: a measurement hook, how the bound was chosen (docs/bw.md). */
 static uint64_t adaptive_spin_ns(void)
 {
 	const char *v = getenv("ROCE_DOCTOR_TEST_SPIN_US");

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# bench/bw-vs-perftest --report: the report README's benchmark tables come from, over runs files whose answer
+# bench/bw-vs-perftest --report: the report docs/benchmarks.md's tables come from, over runs files whose answer
 # is known by construction (no VMs): the A/A noise, the verdict, the per-boot medians and the exit status.
 BIN=$1
 . "$(dirname "$0")/../lib/tap.sh"

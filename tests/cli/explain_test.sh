@@ -160,7 +160,7 @@ run --json explain "$badname"
 [ "$rc" -eq 0 ] && json_ok roce-doctor/explain/v1 && grep -q '"input": ".*/bad?name.log"' "$out"
 result "a file name of invalid UTF-8 is the document's input, with ?" $?
 
-# --- a 64 MiB log through a pipe in bounded memory (1 GiB by hand: README)
+# --- a 64 MiB log through a pipe in bounded memory (1 GiB by hand: docs/explain.md)
 cp "$logs/h100-nccl-2.28.9/nccl-info-subsys-all.log" "$scratch/1m.log"
 for i in 1 2 3 4 5; do cat "$scratch/1m.log" "$scratch/1m.log" > "$scratch/2m.log"; mv "$scratch/2m.log" "$scratch/1m.log"; done
 run explain "$logs/h100-nccl-2.28.9/nccl-info-subsys-all.log"
@@ -186,13 +186,15 @@ if [ -x /usr/bin/time ] && [ -n "$one_lines" ]; then
 	rm -f "$scratch/64m.gz"
 fi
 
-# --- --list: every pattern id is in README's Explain section
+# --- --list: every pattern id is in roce-doctor-checks(7)'s LOG PATTERNS section
 run explain --list
 ids=$(awk 'NR > 1 && /^log\./ { print $1 }' "$out" | sort -u)
-section=$(awk '/^## Explain/ { f = 1; next } /^## / { f = 0 } f' "$src/README.md")
+. "$src/tests/lib/checks_man.sh"
+section=$(checks_man_ids "$src/man/roce-doctor-checks.7" "LOG PATTERNS")
 missing=""
-for id in $ids; do grep -qF "\`$id\`" <<< "$section" || missing="$missing $id"; done
-[ -n "$ids" ] && [ -z "$missing" ]; result "README's Explain section lists every pattern id${missing:+ (lacks:$missing)}" $?
+for id in $ids; do grep -qxF "$id" <<< "$section" || missing="$missing $id"; done
+[ -n "$ids" ] && [ -z "$missing" ]
+result "roce-doctor-checks(7)'s LOG PATTERNS lists every pattern id${missing:+ (lacks:$missing)}" $?
 
 # --- --with-check: the log's memlock problem joined to the fixture's memlock findings
 run --root "$FIXTURES/check-fresh" explain --with-check "$logs/from-source/nccl-2.21-reg-mr-enomem.log"

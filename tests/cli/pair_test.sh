@@ -133,13 +133,15 @@ bad "the peer's snapshot cut short" 3 "the peer x's snapshot: .*snapshot.json" -
 "$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); d["system"]=None; json.dump(d, open(sys.argv[2],"w"))' "$fx/clean/peer/snapshot.json" "$scratch/bad/snapshot.json"
 bad "the peer's snapshot without system sources" 3 "the peer's snapshot was taken without the system sources" -- --from "$fx/clean/a.json" check --peer x --peer-fixture "$scratch/bad"
 
-# README's Pair (ids) table holds exactly the ids the pair rules can emit (pair_ids[] in src/core/pair_findings.c)
+# roce-doctor-checks(7)'s PAIR section holds exactly the ids the pair rules can emit (pair_ids[] in
+# src/core/pair_findings.c)
 src=$(cd "$FIXTURES/../.." && pwd)
-readme_ids=$(awk '/^## Pair \(ids\)/ { f = 1; next } /^## / { f = 0 } f' "$src/README.md" | sed -nE 's/^\| `(pair\.[a-z_]+)` \|.*/\1/p' | sort)
+. "$src/tests/lib/checks_man.sh"
+man_ids=$(checks_man_ids "$src/man/roce-doctor-checks.7" PAIR)
 code_ids=$(sed -n '/pair_ids\[\] = {/,/};/p' "$src/src/core/pair_findings.c" | grep -oE '"pair\.[a-z_]+"' | tr -d '"' | sort)
 used_ids=$(grep -ohE '"pair\.[a-z_]+"' "$src"/src/core/pair_rails_check.c "$src"/src/core/pair_classify.c "$src"/src/core/qos/pair_qos.c | tr -d '"' | sort -u)
-[ -n "$readme_ids" ] && [ "$readme_ids" = "$code_ids" ] && [ "$code_ids" = "$used_ids" ]
-result "README's Pair (ids), pair_ids[] and the ids the rules add are the same" $?
+[ -n "$man_ids" ] && [ "$man_ids" = "$code_ids" ] && [ "$code_ids" = "$used_ids" ]
+result "roce-doctor-checks(7)'s PAIR, pair_ids[] and the ids the rules add are the same" $?
 
 # nccl-env --peer: one environment for both nodes and the launch lines
 env_peer() { local c=$1; shift; run --from "$fx/$c/a.json" nccl-env --peer 192.168.88.2 --peer-fixture "$fx/$c/peer" "$@"; }

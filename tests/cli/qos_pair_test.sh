@@ -125,10 +125,14 @@ peer clean
 [ "$rc" -eq 0 ] && [ "$(count '^(pair|compare)\.(pfc|trust|dscp_map|traffic_class)\|')" -eq 0 ]
 result "check --peer without DCB settings on either node: no lossless finding" $?
 
-# README's Pair (ids) and Compare (ids) tables document the new ids
+# roce-doctor-checks(7)'s PAIR and COMPARE sections document the new ids
 src=$(cd "$(dirname "$0")/../.." && pwd)
+. "$src/tests/lib/checks_man.sh"
+documented=$(checks_man_ids "$src/man/roce-doctor-checks.7" PAIR; checks_man_ids "$src/man/roce-doctor-checks.7" COMPARE)
+missing=""   # every id, not only the loop's last one, decides the result
 for id in pair.pfc pair.trust pair.dscp_map pair.traffic_class compare.pfc compare.trust compare.dscp_map compare.traffic_class; do
-	grep -qE "^\| \`$id\` \|" "$src/README.md" || { echo "# README lacks $id"; false; }
+	grep -qxF "$id" <<< "$documented" || missing="$missing $id"
 done
-result "README documents the pair and compare lossless ids" $?
+[ -n "$documented" ] && [ -z "$missing" ]
+result "roce-doctor-checks(7) documents the pair and compare lossless ids${missing:+ (lacks:$missing)}" $?
 tap_end

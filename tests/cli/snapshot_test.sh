@@ -46,7 +46,7 @@ for dir in "$FIXTURES"/*/; do
 done
 
 # The machine the tests run on (no RDMA device here, or some): still the same answers, except that check's
-# live-only probes say they were recorded (README: "check --from"): that wording is taken out to compare.
+# live-only probes say they were recorded (docs/snapshots.md: "check --from"): that wording is taken out to compare.
 unrecord() {
 	sed -i -e 's/recorded in the snapshot: //' \
 		-e 's/sudo roce-doctor snapshot > FILE   # as root the snapshot records the ruleset/sudo roce-doctor check --only firewall/' "$@"

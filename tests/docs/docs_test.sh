@@ -3,11 +3,13 @@
 # The documentation follows the binary: every command the binary lists is in the README's table, the man
 # page and the bash, zsh and fish completions; every long option a command's --help shows is completed for
 # that command by each shell, and so is every value of an option --help spells --opt=a|b|c;
-# every check id the README promises is one check can emit (and the other way round: see ids_test below).
+# every check id roce-doctor-checks(7) promises is one check can emit (and the other way round: see
+# ids_test below); every JSON member is named in docs/formats.md.
 #   docs_test.sh ROCE_DOCTOR SOURCE_ROOT
 set -u   # no pipefail: grep -q closes its pipe early by design
 rd=$1 src=$2
 readme=$src/README.md man=$src/man/roce-doctor.1 comp=$src/completions/roce-doctor.bash
+checks_man=$src/man/roce-doctor-checks.7 formats=$src/docs/formats.md
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
@@ -17,7 +19,10 @@ judge() { # FOUND MISSING IF-EMPTY IF-OK IF-MISSING
 	elif [ -z "$2" ]; then ok "$4"
 	else not_ok "$5:$2"; fi
 }
-readme_section() { awk -v h="## $1" 'index($0, h) == 1 { f = 1; next } /^## / { f = 0 } f' "$readme"; }
+# the "## NAME..." section of a markdown FILE
+md_section() { awk -v h="## $2" 'index($0, h) == 1 { f = 1; next } /^## / { f = 0 } f' "$1"; }
+# the ids section NAME of roce-doctor-checks(7) documents: each entry is ".TP", then "\fBarea.name\fR"
+. "$src/tests/lib/checks_man.sh"
 
 commands=$("$rd" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && /^  [a-z]/ { print $1 }')
 [ -n "$commands" ] && ok "the binary lists its commands" || not_ok "no command list in roce-doctor --help"
@@ -58,12 +63,13 @@ for sh in bash zsh fish; do
 		not_ok "$sh completion:$missing"
 done
 
-# ids_test: the README's Checks section (its table rows "| `area.name` |") against the code. Every id check
-# emits over a fixture tree is documented; every documented id is a string literal of src/core; every id a
-# rule adds (finding_add(out, "...") in src/core) is documented, so a new id fails here until it is.
-checks_section=$(readme_section Checks)
-documented=$(sed -nE 's/^\| `([a-z0-9_]+\.[a-z0-9_]+)` \|.*/\1/p' <<< "$checks_section" | sort -u)
-[ -n "$documented" ] && ok "README's Checks section lists check ids" || not_ok "README has no '## Checks' table of ids"
+# ids_test: roce-doctor-checks(7)'s CHECKS section (its entries ".TP" then "\fBarea.name\fR") against the
+# code. Every id check emits over a fixture tree is documented; every documented id is a string literal of
+# src/core; every id a rule adds (finding_add(out, "...") in src/core) is documented, so a new id fails
+# here until it is.
+documented=$(checks_man_ids "$checks_man" CHECKS)
+[ -n "$documented" ] && ok "roce-doctor-checks(7)'s CHECKS section lists check ids" ||
+	not_ok "man/roce-doctor-checks.7 has no CHECKS section of ids"
 for f in "$src"/tests/fixtures/*/; do
 	[ -d "$f/sys" ] || [ -d "$f/etc" ] || continue
 	name=$(basename "$f")
@@ -71,34 +77,34 @@ for f in "$src"/tests/fixtures/*/; do
 	emitted=$("$rd" --root "$f" --json --pretty check 2> /dev/null | sed -nE 's/^ +"id": "([a-z0-9_.]+)",$/\1/p' | sort -u)
 	missing=""
 	for id in $emitted; do grep -qx -- "$id" <<< "$documented" || missing="$missing $id"; done
-	judge "$emitted" "$missing" "check --root $name emitted no ids" "README documents every id check emits on $name" \
-		"README's Checks section lacks ids check emits on $name"
+	judge "$emitted" "$missing" "check --root $name emitted no ids" "roce-doctor-checks(7) documents every id check emits on $name" \
+		"roce-doctor-checks(7) lacks ids check emits on $name"
 done
 unknown=""
 for id in $documented; do grep -qF -- "\"$id\"" "$src"/src/core/*.c || unknown="$unknown $id"; done
-[ -z "$unknown" ] && ok "every id in README's Checks section is a string in src/core" ||
-	not_ok "README's Checks section documents ids src/core does not have:$unknown"
+[ -z "$unknown" ] && ok "every id in roce-doctor-checks(7)'s CHECKS is a string in src/core" ||
+	not_ok "roce-doctor-checks(7) documents ids src/core does not have:$unknown"
 undocumented=""
 for id in $(grep -rohE --include='*.c' 'finding_add\(out, "[a-z0-9_]+\.[a-z0-9_]+"' "$src"/src/core | sed -E 's/.*"(.*)"/\1/' | sort -u); do
 	grep -qx -- "$id" <<< "$documented" || undocumented="$undocumented $id"
 done
-[ -z "$undocumented" ] && ok "every id src/core adds is in README's Checks section" ||
-	not_ok "README's Checks section lacks ids src/core adds:$undocumented"
+[ -z "$undocumented" ] && ok "every id src/core adds is in roce-doctor-checks(7)'s CHECKS" ||
+	not_ok "roce-doctor-checks(7) lacks ids src/core adds:$undocumented"
 
 # catalog_test: check --list (the catalog --only/--skip are checked against) holds exactly the ids src/core
-# adds, which are exactly README's: an id missing from the catalog could not be selected, an extra one would
+# adds, which are exactly roce-doctor-checks(7)'s: an id missing from the catalog could not be selected, an extra one would
 # be accepted by --only and never emitted.
 catalog=$("$rd" check --list 2> /dev/null | awk 'NR > 1 { print $1 }' | sort -u)
 code_ids=$(grep -rohE --include='*.c' 'finding_add\(out, "[a-z0-9_]+\.[a-z0-9_]+"' "$src"/src/core | sed -E 's/.*"(.*)"/\1/' | sort -u)
 if [ -z "$catalog" ]; then not_ok "check --list lists no ids"
-elif [ "$catalog" = "$code_ids" ] && [ "$catalog" = "$documented" ]; then ok "check --list, src/core and README hold the same ids"
-else not_ok "check --list differs: not in src/core:$(comm -23 <(echo "$catalog") <(echo "$code_ids") | tr '\n' ' ') not in the catalog:$(comm -13 <(echo "$catalog") <(echo "$code_ids") | tr '\n' ' ') not in README:$(comm -23 <(echo "$catalog") <(echo "$documented") | tr '\n' ' ')"
+elif [ "$catalog" = "$code_ids" ] && [ "$catalog" = "$documented" ]; then ok "check --list, src/core and roce-doctor-checks(7) hold the same ids"
+else not_ok "check --list differs: not in src/core:$(comm -23 <(echo "$catalog") <(echo "$code_ids") | tr '\n' ' ') not in the catalog:$(comm -13 <(echo "$catalog") <(echo "$code_ids") | tr '\n' ' ') not in roce-doctor-checks(7):$(comm -23 <(echo "$catalog") <(echo "$documented") | tr '\n' ' ')"
 fi
 
-# json_keys_test: every member name of the documents the fixtures give (at any depth) is in README's JSON
-# section, so a new or renamed field fails here until it is documented. bw and lat need a live peer: their
+# json_keys_test: every member name of the documents the fixtures give (at any depth) is in the JSON
+# section of docs/formats.md, so a new or renamed field fails here until it is documented. bw and lat need a live peer: their
 # documents are checked in the VM cases.
-json_section=$(readme_section JSON)
+json_section=$(md_section "$formats" JSON)
 for run in "cx6lx-2port devices" "cx6lx-2port gid" "cx6lx-2port gid --suggest" "check-seed000 check" \
 	"cx6lx-2port nccl-env" "eight-hca check" "cx6lx-2port check --list" "nccl-libs nccl" "dgx-h100 topo"; do
 	set -- $run
@@ -107,8 +113,8 @@ for run in "cx6lx-2port devices" "cx6lx-2port gid" "cx6lx-2port gid --suggest" "
 	missing=""
 	for k in $keys; do grep -qE -- "(^|[^a-z_])$k([^a-z_]|$)" <<< "$json_section" || missing="$missing $k"; done
 	judge "$keys" "$missing" "--json $* on $fixture gave no members" \
-		"README's JSON section names every member of --json $* ($fixture)" \
-		"README's JSON section lacks members of --json $* ($fixture)"
+		"docs/formats.md's JSON section names every member of --json $* ($fixture)" \
+		"docs/formats.md's JSON section lacks members of --json $* ($fixture)"
 done
 
 # fixtures_readme_paths_test: every path tests/fixtures/README.md cites is in this repository (it once cited the

@@ -217,7 +217,7 @@ static int run_compare(struct world *w)
 
 	findings_free(&w->out);
 	ret = compare_nodes(w->nodes, w->n, AF_INET, &w->out);
-	/* every id emitted is one compare_ids lists (and so one README documents) */
+	/* every id emitted is one compare_ids lists (and so one roce-doctor-checks(7) documents) */
 	for (size_t i = 0; i < w->out.count; i++) {
 		const char *const *id = compare_ids;
 
@@ -794,29 +794,34 @@ static void compare_tie_aligns_on_the_lossless_node(void)
 	world_free(&w);
 }
 
-/* README's "## Compare (ids)" table lists exactly compare_ids. */
+/* roce-doctor-checks(7)'s COMPARE section lists exactly compare_ids: each entry there is a ".TP" line, then
+ * the id alone in bold ("\fBcompare.kernel\fR"). */
 static void compare_ids_are_documented(void)
 {
 	char path[1024], line[1024];
 	size_t documented = 0, known = 0;
-	bool in_section = false;
+	bool in_section = false, after_tp = false;
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "%s/../../README.md", fixtures_dir);
+	snprintf(path, sizeof(path), "%s/../../man/roce-doctor-checks.7", fixtures_dir);
 	fp = fopen(path, "r");
 	CHECK(fp != NULL);
 	while (fp && fgets(line, sizeof(line), fp)) {
-		if (strncmp(line, "## ", 3) == 0)
-			in_section = strncmp(line, "## Compare (ids)", 16) == 0;
-		if (!in_section || strncmp(line, "| `compare.", 11) != 0)
+		bool entry = after_tp && strncmp(line, "\\fBcompare.", 11) == 0;
+
+		if (strncmp(line, ".SH ", 4) == 0)
+			in_section = strcmp(line, ".SH COMPARE\n") == 0;
+		after_tp = strcmp(line, ".TP\n") == 0;
+		if (!in_section || !entry)
 			continue;
 		documented++;
 		bool found = false;
 
 		for (const char *const *id = compare_ids; *id; id++)
-			found |= strncmp(line + 3, *id, strlen(*id)) == 0 && line[3 + strlen(*id)] == '`';
+			found |= strncmp(line + 3, *id, strlen(*id)) == 0 &&
+				 strcmp(line + 3 + strlen(*id), "\\fR\n") == 0;
 		if (!found) {
-			printf("# README documents an id compare does not have: %s", line);
+			printf("# roce-doctor-checks(7) documents an id compare does not have: %s", line);
 			tap_failed_checks++;
 		}
 	}
