@@ -259,6 +259,7 @@ int cmd_check(struct app *app, int argc, char **argv)
 	if (args.peer.peer) {
 		args.peer.only = args.only;
 		args.peer.skip = args.skip;
+		args.peer.colour = args.colour;
 		if (!args.peer.master_port)
 			args.peer.master_port = PAIR_MASTER_PORT_DEFAULT;
 		return check_peer_run(app, &args.peer);

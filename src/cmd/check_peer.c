@@ -263,11 +263,11 @@ fail:
 	return -EIO;
 }
 
-static bool verbose_text;
+static struct text_style pair_style;
 
 static void print_pair(FILE *out, const json_t *doc)
 {
-	pair_text_print(out, doc, verbose_text);
+	pair_text_print(out, doc, &pair_style);
 }
 
 static void own_findings(const struct peer_pair *p, int i, const struct check_peer_args *args, struct findings *f)
@@ -328,7 +328,8 @@ int check_peer_run(const struct app *app, const struct check_peer_args *args)
 			for (size_t w = 0; w < n[k]->count; w++)
 				notes_add(&warnings, "%s: %s", side_names[i], n[k]->items[w]);
 	}
-	verbose_text = app->verbose > 0;
+	text_style_resolve(&pair_style, args->colour, app_output_fd(app));
+	pair_style.verbose = app->verbose > 0;
 	code = app_emit(app, doc, &warnings, print_pair, pair_report_exit_code(doc));
 out:
 	json_decref(doc);

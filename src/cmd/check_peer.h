@@ -10,6 +10,7 @@
 #include "cmd/compare_node.h"
 #include "cmd/peer_source.h"
 #include "core/pair.h"
+#include "output/terminal.h"
 
 struct check_peer_args {
 	const char *peer;                 /* --peer ADDR */
@@ -17,6 +18,7 @@ struct check_peer_args {
 	bool no_bw;                       /* --no-bw */
 	const char *fixture;              /* --peer-fixture DIR (tests): the peer from files, no serve */
 	const char *const *only, *const *skip;   /* check's --only/--skip, applied to both nodes' own findings */
+	enum colour_when colour;          /* check's --color: the text's colour and width */
 };
 
 /* Both nodes' models, from this node (live, --root or --from) and the source. Exit code as check's. */

@@ -177,7 +177,7 @@ static bool cause_mtu(const struct pair_side *a, const struct pair_side *b, cons
 	snprintf(c->text, sizeof(c->text), "path MTU: %s has netdev MTU %d on %s, %s has %d on %s%s", na,
 		 r->a.netdev_mtu, r->a.netdev, nb, r->b.netdev_mtu, r->b.netdev,
 		 probe->path_mtu_bytes ? "; the QPs ran with a larger RoCE MTU than the smaller carries" : "");
-	snprintf(c->fix, sizeof(c->fix), "ip link set dev %s mtu %d   # on %s; to keep it: nmcli connection modify %s "
+	snprintf(c->fix, sizeof(c->fix), "ip link set dev %s mtu %d   # on %s\n# to keep it: nmcli connection modify %s "
 		 "802-3-ethernet.mtu %d", lo->netdev, hi->netdev_mtu > lo->netdev_mtu ? hi->netdev_mtu : 9000, name,
 		 lo->netdev, hi->netdev_mtu > lo->netdev_mtu ? hi->netdev_mtu : 9000);
 	return true;

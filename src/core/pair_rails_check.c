@@ -119,7 +119,7 @@ static void check_mtu(const struct pair_side *a, const struct pair_side *b, cons
 		lo = a_low ? &r->a : &r->b;
 		hi = a_low ? &r->b : &r->a;
 		pair_node_name(a_low ? a : b, name, sizeof(name));
-		snprintf(fix, sizeof(fix), "ip link set dev %s mtu %d   # on %s; to keep it: nmcli connection modify %s "
+		snprintf(fix, sizeof(fix), "ip link set dev %s mtu %d   # on %s\n# to keep it: nmcli connection modify %s "
 			 "802-3-ethernet.mtu %d", lo->netdev, hi->netdev_mtu, name, lo->netdev, hi->netdev_mtu);
 		pair_add(out, a_low ? 'a' : 'b', "pair.mtu", SEVERITY_WARN, subject, fix, "%s has netdev MTU %d on %s, "
 			 "%s has %d on %s: the rail carries only %d-byte packets", na, r->a.netdev_mtu, r->a.netdev, nb,

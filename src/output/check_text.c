@@ -109,34 +109,6 @@ static void print_port_table(FILE *out, const json_t *ports, const struct text_s
 		fprintf(out, "(! marks a cell that a finding below is about)\n");
 }
 
-/* Words of text from column `at` on, wrapped to st->width with later lines indented by `indent`. */
-static void print_wrapped(FILE *out, const char *text, size_t at, size_t indent, const struct text_style *st)
-{
-	size_t col = at;
-
-	if (!st->width || at + strlen(text) <= st->width || indent + 20 > st->width) {
-		fprintf(out, "%s\n", text);
-		return;
-	}
-	while (*text) {
-		size_t word = strcspn(text, " ");
-
-		if (col > at && col + 1 + word > st->width) {
-			fprintf(out, "\n%*s", (int)indent, "");
-			col = indent;
-		} else if (col > at && col > indent) {
-			fputc(' ', out);
-			col++;
-		}
-		fprintf(out, "%.*s", (int)word, text);
-		col += word;
-		text += word;
-		while (*text == ' ')
-			text++;
-	}
-	fputc('\n', out);
-}
-
 /* "subject: message", or the message alone when it begins with the subject ("eth0 is up", not
  * "eth0: eth0 is up"). */
 static void subject_and_message(const char *subject, const char *message, char *buf, size_t size)
@@ -165,7 +137,7 @@ static void print_finding(FILE *out, const json_t *it, const struct text_style *
 	if (st->colour)
 		at -= (int)(strlen(colour_of(sev)) + strlen(RESET));
 	subject_and_message(str(it, "subject"), str(it, "message"), text, sizeof(text));
-	print_wrapped(out, text, at > 0 ? (size_t)at : 0, at > 0 ? (size_t)at : 0, st);
+	text_print_wrapped(out, text, at > 0 ? (size_t)at : 0, at > 0 ? (size_t)at : 0, st);
 	if (strcmp(sev, "ok") == 0)
 		return;
 	json_array_foreach(lines, i, line)    /* never wrapped: a fix line must paste as printed */

@@ -98,26 +98,33 @@ static void ref_text(const json_t *list, const json_t *ref, char *buf, size_t si
 		snprintf(buf + len, size - (size_t)len, " (%s)", str(ref, "subject"));
 }
 
-static void print_finding(FILE *out, const json_t *it)
+static void print_finding(FILE *out, const json_t *it, const struct text_style *st)
 {
 	const json_t *covers = json_object_get(it, "covers"), *by = json_object_get(it, "covered_by"), *line;
-	char tag[8], mark[8] = "", ref[256];
-	size_t k;
+	char tag[8], mark[8] = "", ref[256], text[4096], list[4096];
+	size_t k, len = 0;
+	int at;
 
 	snprintf(tag, sizeof(tag), "%s", str(it, "severity"));
 	for (char *c = tag; *c; c++)
 		*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
 	if (json_is_string(json_object_get(it, "node")))
 		snprintf(mark, sizeof(mark), "[%s] ", str(it, "node"));
-	fprintf(out, "  %-4s  %s%-22s %s: %s\n", tag, mark, str(it, "id"), str(it, "subject"), str(it, "message"));
+	at = fprintf(out, "  %-4s  %s%-22s ", tag, mark, str(it, "id"));
+	snprintf(text, sizeof(text), "%s: %s", str(it, "subject"), str(it, "message"));
+	text_print_wrapped(out, text, at > 0 ? (size_t)at : 0, at > 0 ? (size_t)at : 0, st);
 	json_array_foreach(json_object_get(it, "fix_lines"), k, line)   /* never wrapped: pasted as printed */
 		fprintf(out, "        %s %s\n", k == 0 ? "fix:" : "    ", json_string_value(line));
+	list[0] = '\0';
 	json_array_foreach(covers, k, line) {
 		ref_text(covers, line, ref, sizeof(ref));
-		fprintf(out, "%s%s", k == 0 ? "        covers: " : ", ", ref);
+		if (len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", k == 0 ? "" : ", ", ref);
 	}
-	if (json_array_size(covers))
-		fprintf(out, "\n");
+	if (json_array_size(covers)) {
+		fprintf(out, "        covers: ");
+		text_print_wrapped(out, list, 16, 16, st);
+	}
 	if (json_is_object(by)) {
 		ref_text(NULL, by, ref, sizeof(ref));
 		fprintf(out, "        covered by: %s\n", ref);
@@ -126,8 +133,8 @@ static void print_finding(FILE *out, const json_t *it)
 
 /* The findings of one origin (and node, for check's), not ok ones unless verbose; the covered ones only when
  * verbose. Returns how many were left out. */
-static size_t print_group(FILE *out, const json_t *doc, const char *origin, const char *node, bool verbose,
-			  const char *title)
+static size_t print_group(FILE *out, const json_t *doc, const char *origin, const char *node,
+			  const struct text_style *st, const char *title)
 {
 	const char *const lists[2] = { "findings", "covered" };
 	size_t folded = 0;
@@ -140,7 +147,7 @@ static size_t print_group(FILE *out, const json_t *doc, const char *origin, cons
 		json_array_foreach(json_object_get(doc, lists[l]), i, it) {
 			if (strcmp(str(it, "origin"), origin) != 0 || (node && strcmp(str(it, "node"), node) != 0))
 				continue;
-			if (!verbose && (l == 1 || strcmp(str(it, "severity"), "ok") == 0)) {
+			if (!st->verbose && (l == 1 || strcmp(str(it, "severity"), "ok") == 0)) {
 				folded++;
 				continue;
 			}
@@ -148,13 +155,13 @@ static size_t print_group(FILE *out, const json_t *doc, const char *origin, cons
 				fprintf(out, "\n%s\n", title);
 				titled = true;
 			}
-			print_finding(out, it);
+			print_finding(out, it, st);
 		}
 	}
 	return folded;
 }
 
-void pair_text_print(FILE *out, const json_t *doc, bool verbose)
+void pair_text_print(FILE *out, const json_t *doc, const struct text_style *style)
 {
 	const json_t *counts = json_object_get(doc, "counts"), *nodes = json_object_get(doc, "nodes");
 	char title[256];
@@ -174,10 +181,10 @@ void pair_text_print(FILE *out, const json_t *doc, bool verbose)
 
 		snprintf(title, sizeof(title), "[%s] %s: its own check (verdict %s)", str(node, "node"),
 			 json_is_string(json_object_get(node, "hostname")) ? str(node, "hostname") : "-", str(node, "verdict"));
-		folded += print_group(out, doc, "check", str(node, "node"), verbose, title);
+		folded += print_group(out, doc, "check", str(node, "node"), style, title);
 	}
-	folded += print_group(out, doc, "compare", NULL, verbose, "compare (the two snapshots):");
-	folded += print_group(out, doc, "pair", NULL, verbose, "pair (between the two nodes):");
+	folded += print_group(out, doc, "compare", NULL, style, "compare (the two snapshots):");
+	folded += print_group(out, doc, "pair", NULL, style, "pair (between the two nodes):");
 	if (folded)
 		fprintf(out, "\n  %zu ok or covered finding(s) not shown: -v shows them\n", folded);
 }

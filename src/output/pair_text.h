@@ -8,6 +8,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-void pair_text_print(FILE *out, const json_t *doc, bool verbose);
+#include "output/terminal.h"
+
+/* Prose wraps to style->width as check's does (fix lines never); style->verbose shows the ok and covered ones. */
+void pair_text_print(FILE *out, const json_t *doc, const struct text_style *style);
 
 #endif

@@ -49,3 +49,30 @@ void text_style_resolve(struct text_style *style, enum colour_when when, int fd)
 	else if (tty || when == COLOUR_ALWAYS)
 		style->width = columns_env();
 }
+
+void text_print_wrapped(FILE *out, const char *text, size_t at, size_t indent, const struct text_style *st)
+{
+	size_t col = at;
+
+	if (!st->width || at + strlen(text) <= st->width || indent + 20 > st->width) {
+		fprintf(out, "%s\n", text);
+		return;
+	}
+	while (*text) {
+		size_t word = strcspn(text, " ");
+
+		if (col > at && col + 1 + word > st->width) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > at && col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)word, text);
+		col += word;
+		text += word;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', out);
+}

@@ -61,6 +61,14 @@ peer b-mtu-1500
 	grep -qx '        covers: port.active_mtu \[b\], netdev.mtu \[b\], compare.mtu, compare.active_mtu, compare.check_summary (netdev.mtu), compare.check_summary (port.active_mtu), pair.mtu \[b\]' "$out" &&
 	grep -q 'a (node-a) has netdev MTU 9000 on ens19f1np1, b (node-b) has 1500 on ens19f1np1' "$out"
 result "B's MTU 1500, text: one FAIL line, its covers line, a has 9000 and b has 1500 said plainly" $?
+COLUMNS=100 peer b-mtu-1500 --color=always
+sed 's/\x1b\[[0-9;]*m//g' "$out" > "$scratch/plain"
+# prose wraps to the terminal as check's does; the rail table and the fix lines (pasted as printed) do not
+long=$(awk 'length > 100 && !/^[0-9]+ +mlx5_/ && !/^RAIL / && !/^        (fix: |     )/' "$scratch/plain")
+[ -z "$long" ] && grep -qE '^ {35}192\.168\.88\.22 \(GID 5\)' "$scratch/plain" &&
+	grep -qx '        fix: ip link set dev ens19f1np1 mtu 9000   # on b (node-b)' "$scratch/plain" &&
+	grep -qx '             # to keep it: nmcli connection modify ens19f1np1 802-3-ethernet.mtu 9000' "$scratch/plain"
+result "a terminal 100 columns wide: findings and covers wrap under their text, fix lines stay whole" $?
 peer b-mtu-1500 -v
 grep -A3 -E '^  WARN  \[b\] netdev.mtu ' "$out" | grep -qx '        covered by: pair.rdma \[b\]' &&
 	grep -A2 -E '^  WARN  \[b\] netdev.mtu ' "$out" | grep -q 'nmcli connection modify ens19f1np1' &&

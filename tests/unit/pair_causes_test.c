@@ -65,7 +65,7 @@ static void mtu_world(void)
 		    "--only port.active_mtu` and apply the fix it prints", "summary");
 	finding_add(&cmp, "compare.kernel", SEVERITY_INFO, "kernel", NULL, "unknown");
 	add_pair(0, "pair.rail", SEVERITY_OK, NULL);
-	add_pair('b', "pair.mtu", SEVERITY_WARN, "ip link set dev ens19f1np1 mtu 9000   # on b (node-b); to keep it: "
+	add_pair('b', "pair.mtu", SEVERITY_WARN, "ip link set dev ens19f1np1 mtu 9000   # on b (node-b)\n# to keep it: "
 		 "nmcli connection modify ens19f1np1 802-3-ethernet.mtu 9000");
 	add_pair('b', "pair.rdma", SEVERITY_FAIL, "ip link set dev ens19f1np1 mtu 9000   # on b (node-b)");
 	add_pair(0, "pair.rdma", SEVERITY_OK, NULL);
