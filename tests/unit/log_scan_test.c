@@ -113,6 +113,8 @@ static void log_line_origin_reads_open_mpi_and_ucx(void)
 	CHECK(!o.host[0] && n == 0);
 	ORIGIN("Sat Nov 28 09:59:02 2026: x");   /* no tag or blank after the year */
 	CHECK(o.at < 0 && n == 0);
+	CHECK(log_rank_from_file_name("ranks/1/rank.1/stderr") == 1 && log_rank_from_file_name("rank.12/stdout") == 12 &&
+	      log_rank_from_file_name("ranks/1/rank.x/stderr") == -1 && log_rank_from_file_name("rank.1x/stderr") == -1);
 #undef ORIGIN
 }
 
