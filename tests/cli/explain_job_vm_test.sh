@@ -18,7 +18,7 @@ cause='log.ucx.device_unavailable'
 # --- mpirun --output-filename's directory: DIR/1/rank.N/{stdout,stderr}, rank 0's both empty
 run explain "$job/ranks"
 [ "$rc" -eq 2 ] && sed -n 1p "$out" | grep -qx "explain $job/ranks: fail (3 problems, 2 ranks)" &&
-	first "first failure: node-b rank 1 ($job/ranks/1/rank.1/stdout line 1, 2026-11-28 10:27:13.367814): $cause" &&
+	first "first failure: node-b rank 1 ($job/ranks/1/rank.1/stdout line 1, 2026-11-28 10:27:13.367814): $cause, HCA rxe0:1" &&
 	[ "$(grep -c 'is empty: skipped' "$err")" -eq 2 ]
 result "explain DIR: its subdirectories read, rank.N names the rank, node-b rank 1 first with its own file" $?
 grep -q "^  > ucp_context.c:1014 UCX  WARN  network device 'rxe0:1' is not available" "$out" &&
@@ -28,7 +28,7 @@ result "the cause: UCX_NET_DEVICES' rxe0:1 missing on that host, and the command
 
 run explain "$job"/ranks/1/rank.0/stdout "$job"/ranks/1/rank.0/stderr "$job"/ranks/1/rank.1/stdout \
 	"$job"/ranks/1/rank.1/stderr
-[ "$rc" -eq 2 ] && first "first failure: node-b rank 1 ($job/ranks/1/rank.1/stdout line 1, 2026-11-28 10:27:13.367814): $cause"
+[ "$rc" -eq 2 ] && first "first failure: node-b rank 1 ($job/ranks/1/rank.1/stdout line 1, 2026-11-28 10:27:13.367814): $cause, HCA rxe0:1"
 result "the per-rank files given one by one: the same first failure" $?
 
 run --json explain "$job/ranks"
@@ -42,8 +42,8 @@ result "JSON: rank 0 is in the job with no lines, rank 1's first failure is the 
 # --- mpirun --tag-output --timestamp-output, as pasted
 run explain "$job/mpirun-tagged.log"
 [ "$rc" -eq 2 ] && sed -n 1p "$out" | grep -qx "explain $job/mpirun-tagged.log: fail (3 problems, 2 ranks)" &&
-	first "first failure: node-b rank 1 ($job/mpirun-tagged.log line 1, Nov 28 10:26:43): $cause"
-result "mpirun's interleaved output: two ranks, node-b rank 1 first, at mpirun's timestamp" $?
+	first "first failure: node-b rank 1 ($job/mpirun-tagged.log line 1, Nov 28 10:26:43): $cause, HCA rxe0:1"
+result "mpirun's interleaved output: two ranks, node-b rank 1 first, at mpirun's timestamp, the HCA it lacks" $?
 run --json explain "$job/mpirun-tagged.log"
 py '[(r["host"], r["rank"]) for r in d["ranks"]] == [("node-b", 1), (None, 0)] and d["ranks"][1]["first_failure"] is None
     and d["first_failure"]["pid"] == 303 and [f["lines"] for f in d["findings"] if f["id"] == "log.ucx.unreachable"] == [[5, 6]]'
@@ -59,7 +59,7 @@ result "untagged mpirun output: node-b (pid 396) first, by UCX's [node-b:396  :0
 { sed -n '6s/^Sat Nov 28 10:26:44 2026\[1,1\]<stderr>:\[node-b:00303\]/Sat Nov 28 10:26:40 2026[1,0]<stderr>:[node-a:00291]/p' \
 	"$job/mpirun-tagged.log"; cat "$job/mpirun-tagged.log"; } > "$scratch/effect-first.log"
 run explain "$scratch/effect-first.log"
-[ "$rc" -eq 2 ] && first "first failure: node-b rank 1 ($scratch/effect-first.log line 2, Nov 28 10:26:43): $cause" &&
+[ "$rc" -eq 2 ] && first "first failure: node-b rank 1 ($scratch/effect-first.log line 2, Nov 28 10:26:43): $cause, HCA rxe0:1" &&
 	grep -qx '        ranks: node-a rank 0, node-b rank 1' "$out"
 result "node-a's earlier 'ucp_ep_create failed' is an effect: node-b's missing device is still first" $?
 

@@ -314,8 +314,9 @@ void log_ranks_problem(struct log_ranks *r, const struct log_pattern *p, const c
 		       unsigned long scan_line)
 {
 	static const char *const peer_keys[] = { "from peer ", "remote peer ", "peer ", "onnect to ", NULL };
-	/* NCCL >= 2.19 ends its completion errors with "hca mlx5_0"; "HCA 0 'eth0'" is an index, not a name */
-	static const char *const hca_keys[] = { "hca ", "HCA ", NULL };
+	/* NCCL >= 2.19 ends its completion errors with "hca mlx5_0"; "HCA 0 'eth0'" is an index, not a name;
+	 * UCX names the device UCX_NET_DEVICES asked for ("network device 'rxe0:1' is not available") */
+	static const char *const hca_keys[] = { "hca ", "HCA ", "network device '", NULL };
 	struct log_rank *it;
 	bool effect = log_problem_is_effect(p->id);
 
