@@ -68,8 +68,10 @@ static const struct argp explain_argp = {
 	"bootstrap interface, CUDA, GPUDirect), then each problem: its id (log.*), its lines, what it usually means, "
 	"the check ids that look at the cause and the next command. Lines nothing recognises are counted, never "
 	"guessed at. FILE - or none: standard input; gzip, xz and zstd logs are decompressed as they are read. "
-	"Several FILEs, or a DIR (its files), are one job's per-rank logs; each line is put to its host and rank "
-	"(NCCL's host:pid prefix, torchrun's [rank3]: or [default3]:, mpirun's [1,3]<stderr>:, srun's 3: and "
+	"Several FILEs, or a DIR (its files, and its subdirectories' as mpirun --output-filename writes them), are one "
+	"job's per-rank logs; each line is put to its host and rank "
+	"(NCCL's host:pid prefix, UCX's and Open MPI's [host:pid], torchrun's [rank3]: or [default3]:, mpirun's "
+	"[1,3]<stderr>: and Open MPI's rank.3 directory, srun's 3: and "
 	"pdsh's node-a: labels, else the file name's number), also in one interleaved output, and the text "
 	"begins with the job's first failure: its host, rank, file, line and time, the peer and HCA its line "
 	"names, and its cause; each problem lists the ranks that showed it. Outputs pasted in the input (mlnx_qos -i, "
@@ -138,8 +140,10 @@ static bool refuse_input(const struct log_input *in, unsigned long lines, unsign
 
 /* One file of the job ("-": stdin) read through its own decoder into the job's scan. 0, or -1 after one
  * line on stderr. *compression: the format's name of every file read so far (NULL: plain text, or they
- * differ); *files: how many were read, this one included. */
-static int read_file(const char *path, struct log_scan *scan, const char **compression, size_t *files)
+ * differ); *files: how many were read, this one included. job: one of several files or of a directory,
+ * where an empty one is a rank that printed nothing (mpirun --output-filename writes both stdout and
+ * stderr of every rank): skipped with a line on stderr, not counted. */
+static int read_file(const char *path, bool job, struct log_scan *scan, const char **compression, size_t *files)
 {
 	unsigned long lines = scan->lines, blank = scan->blank;
 	const char *name = "(stdin)";
@@ -169,6 +173,12 @@ static int read_file(const char *path, struct log_scan *scan, const char **compr
 		fprintf(stderr, "roce-doctor: explain: cannot read %s: %s\n", name, input.why);
 	else if (rc < 0)
 		fprintf(stderr, "roce-doctor: explain: cannot read %s: %s\n", name, strerror(-rc));
+	if (rc == 0 && job && !input.binary && scan->lines - lines == scan->blank - blank) {
+		fprintf(stderr, "roce-doctor: explain: %s is empty: skipped, the job's other files are read\n", name);
+		log_ranks_silent(scan->ranks);
+		log_input_free(&input);
+		return 0;
+	}
 	if (rc < 0 || refuse_input(&input, scan->lines - lines, scan->blank - blank, name)) {
 		log_input_free(&input);
 		return -1;
@@ -179,17 +189,21 @@ static int read_file(const char *path, struct log_scan *scan, const char **compr
 	return 0;
 }
 
+#define READ_DEPTH 4   /* Open MPI's --output-filename DIR nests two: DIR/1/rank.0/stderr */
+
 /* path, or each file of the directory path in name order (regular files, not hidden: a job's --output
- * directory), into the scan. 0, or -1 after one line on stderr. *files counts the files read. */
-static int read_path(const char *path, struct log_scan *scan, const char **compression, size_t *files)
+ * directory), and of its subdirectories (not through links, at most READ_DEPTH down), into the scan. 0, or
+ * -1 after one line on stderr. *files counts the files read. */
+static int read_tree(const char *path, int depth, bool job, struct log_scan *scan, const char **compression,
+		     size_t *files)
 {
 	struct dirent **list;
 	struct stat st;
 	int n, rc = 0;
-	size_t read = 0;
+	size_t read = *files;
 
 	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-		return read_file(path, scan, compression, files);
+		return read_file(path, job, scan, compression, files);
 	n = scandir(path, &list, NULL, alphasort);
 	if (n < 0) {
 		fprintf(stderr, "roce-doctor: explain: cannot read %s: %s\n", path, strerror(errno));
@@ -199,14 +213,15 @@ static int read_path(const char *path, struct log_scan *scan, const char **compr
 		char file[4096];
 
 		snprintf(file, sizeof(file), "%s/%s", path, list[i]->d_name);
-		if (rc == 0 && list[i]->d_name[0] != '.' && stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
-			rc = read_file(file, scan, compression, files);
-			read++;
-		}
+		if (rc == 0 && list[i]->d_name[0] != '.' && stat(file, &st) == 0 && S_ISREG(st.st_mode))
+			rc = read_file(file, true, scan, compression, files);
+		else if (rc == 0 && list[i]->d_name[0] != '.' && depth < READ_DEPTH && lstat(file, &st) == 0 &&
+			 S_ISDIR(st.st_mode))
+			rc = read_tree(file, depth + 1, true, scan, compression, files);
 		free(list[i]);
 	}
 	free(list);
-	if (rc == 0 && read == 0) {
+	if (rc == 0 && read == *files && depth == 0) {
 		fprintf(stderr, "roce-doctor: explain: %s has no file to explain\n", path);
 		return -1;
 	}
@@ -335,7 +350,12 @@ int cmd_explain(struct app *app, int argc, char **argv)
 	}
 	scan.ranks = &ranks;
 	for (size_t i = 0; rc == 0 && i < (args.input_count ? args.input_count : 1); i++)
-		rc = read_path(args.input_count ? args.inputs[i] : "-", &scan, &compression, &files);
+		rc = read_tree(args.input_count ? args.inputs[i] : "-", 0, args.input_count > 1, &scan, &compression,
+			       &files);
+	if (rc == 0 && files == 0) {   /* several files, each of them empty */
+		fprintf(stderr, "roce-doctor: explain: every file given is empty: no log to explain\n");
+		rc = -1;
+	}
 	one = !args.input_count ? "(stdin)" : strcmp(args.inputs[0], "-") == 0 ? "(stdin)" : args.inputs[0];
 	if (args.input_count > 1)
 		snprintf(name_clean, sizeof(name_clean), "%zu files", files);

@@ -85,6 +85,39 @@ static void log_line_origin_names_host_rank_and_time(void)
 #undef ORIGIN
 }
 
+/* Open MPI and UCX (tests/logs/job-vm-pair): mpirun --timestamp-output's ctime glued to its tag, UCX's
+ * "[epoch] [host:pid  :thread]" and fatal "[host:pid:thread:tid]", Open MPI's "[host:pid]". */
+static void log_line_origin_reads_open_mpi_and_ucx(void)
+{
+	struct log_origin o;
+	size_t n;
+#define ORIGIN(line) (n = log_line_origin(line, strlen(line), &o))
+
+	ORIGIN("Sat Nov 28 09:59:02 2026[1,1]<stderr>:[node-b:323  :0:323]       ud_ep.c:276  Fatal: UD x");
+	CHECK(o.rank == 1 && strcmp(o.host, "node-b") == 0 && o.pid == 323 && strcmp(o.time, "Nov 28 09:59:02") == 0);
+	CHECK(n == strlen("Sat Nov 28 09:59:02 2026[1,1]<stderr>:[node-b:323  :0:323]       "));
+	ORIGIN("[1795859452.763917] [node-a:249  :0]          select.c:549  UCX  ERROR   no auxiliary transport");
+	CHECK(strcmp(o.host, "node-a") == 0 && o.pid == 249 && o.rank == -1 &&
+	      strcmp(o.time, "2026-11-28 09:50:52.763917") == 0);
+	ORIGIN("[node-b:00292] *** Process received signal ***");
+	CHECK(strcmp(o.host, "node-b") == 0 && o.pid == 292 && n == strlen("[node-b:00292] "));
+	{
+		struct log_origin a, b;
+
+		/* the same second, in ctime, syslog and epoch form: the same time */
+		log_line_origin("Sat Nov 28 09:50:52 2026[1,0]<stdout>:x", 39, &a);
+		log_line_origin("[1795859452.000000] x", 21, &b);
+		CHECK(a.at >= 0 && a.at == b.at);
+	}
+	ORIGIN("[09:56:16] x");   /* a time in brackets is no host */
+	CHECK(!o.host[0] && n == 0);
+	ORIGIN("Sat Nov 28 09:59:02 2026: x");   /* no tag or blank after the year */
+	CHECK(o.at < 0 && n == 0);
+	CHECK(log_rank_from_file_name("ranks/1/rank.1/stderr") == 1 && log_rank_from_file_name("rank.12/stdout") == 12 &&
+	      log_rank_from_file_name("ranks/1/rank.x/stderr") == -1 && log_rank_from_file_name("rank.1x/stderr") == -1);
+#undef ORIGIN
+}
+
 static void log_text_clean_replaces_invalid_utf8_and_controls(void)
 {
 	char out[16];
@@ -315,6 +348,7 @@ int main(void)
 	RUN(log_patterns_compile_and_name_real_check_ids);
 	RUN(log_line_strips_launcher_prefixes);
 	RUN(log_line_origin_names_host_rank_and_time);
+	RUN(log_line_origin_reads_open_mpi_and_ucx);
 	RUN(log_text_clean_replaces_invalid_utf8_and_controls);
 	RUN(log_scan_splits_any_chunking_the_same);
 	RUN(log_scan_vm_pair_lines_give_their_own_problem);

@@ -3,8 +3,10 @@
  * line of a log that may be a gigabyte, and each looks at a few bytes at the start. */
 #include "core/log/log_line.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static bool is_digit(char c)
 {
@@ -100,6 +102,55 @@ static void set_time(struct log_origin *o, const char *month, const char *day, c
 	o->time[text_len] = '\0';
 }
 
+/* UCX's "[1795859452.763917]" (ucs_log: seconds since the epoch), as set_time would put it, UTC. */
+static bool epoch_time(const char *s, size_t close, struct log_origin *o)
+{
+	size_t d = digits(s + 1, close - 1, 12), f;
+	char text[40];
+	struct tm tm;
+	time_t t;
+
+	if (d < 9 || d == close - 1 || s[1 + d] != '.')
+		return false;
+	f = digits(s + 2 + d, close - 2 - d, 9);
+	if (!f || 2 + d + f != close)
+		return false;
+	if (!o || o->at >= 0)
+		return true;
+	t = (time_t)strtoll(s + 1, NULL, 10);
+	if (!gmtime_r(&t, &tm))
+		return true;
+	snprintf(text, sizeof(text), "%04d-%02d-%02d %02d:%02d:%02d.%.*s", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)f, s + 2 + d);
+	set_time(o, text + 5, text + 8, text + 11, text, strlen(text));
+	return true;
+}
+
+/* "[node-b:287  :0:287]" (UCX's fatal errors and ucs_log: host, pid padded with blanks, thread index, tid),
+ * "[node-b:00292]" (Open MPI's opal_output and its signal handler): a host that begins with a letter, then
+ * the pid. A time such as "[09:56:16]" is not one. */
+static bool host_pid(const char *s, size_t close, struct log_origin *o)
+{
+	size_t h = 1, p;
+
+	if (!((s[1] >= 'a' && s[1] <= 'z') || (s[1] >= 'A' && s[1] <= 'Z')))
+		return false;
+	while (h < close && ((s[h] >= 'a' && s[h] <= 'z') || (s[h] >= 'A' && s[h] <= 'Z') || is_digit(s[h]) ||
+			     s[h] == '-' || s[h] == '.' || s[h] == '_'))
+		h++;
+	if (h >= close || s[h] != ':' || !(p = digits(s + h + 1, close - h - 1, 10)))
+		return false;
+	for (size_t i = h + 1 + p; i < close; i++)   /* "  :0", ":0:287": blanks, colons and digits */
+		if (s[i] != ' ' && s[i] != ':' && !is_digit(s[i]))
+			return false;
+	if (o) {
+		set_host(o, s + 1, h - 1);
+		if (!o->pid)
+			o->pid = strtol(s + h + 1, NULL, 10);
+	}
+	return true;
+}
+
 /* "[rank0]:", "[default3]:", "[1,0]<stdout>:", "[2026-11-24 21:25:56] ", glog's "[E1124 21:26:16.3 x.cpp:12] ". */
 static size_t bracket_prefix(const char *s, size_t len, struct log_origin *o)
 {
@@ -136,6 +187,11 @@ static size_t bracket_prefix(const char *s, size_t len, struct log_origin *o)
 	if (iso_time(s + 1, close - 1)) {
 		set_time(o, s + 6, s + 9, s + 12, s + 1, close - 1);
 		return n + (n < len && s[n] == ' ');
+	}
+	if (epoch_time(s, close, o) || host_pid(s, close, o)) {   /* UCX, Open MPI: then blanks */
+		while (n < len && s[n] == ' ')
+			n++;
+		return n;
 	}
 	if (strchr("EWIF", s[1]) && digits(s + 2, close - 2, 4) == 4 && s[6] == ' ' && memchr(s + 7, ':', close - 7)) {
 		if (close > 15 && s[9] == ':' && s[12] == ':')   /* glog: MMDD HH:MM:SS */
@@ -234,6 +290,11 @@ static size_t time_prefix(const char *s, size_t len, struct log_origin *o)
 		n += until(s + n, len - n, " ");
 		return n < len ? n + 1 : 0;
 	}
+	/* mpirun --timestamp-output: ctime's "Sat Nov 28 09:56:16 2026" glued to its tag ("[1,0]<stderr>:") */
+	if (len > 24 && s[3] == ' ' && s[19] == ' ' && digits(s + 20, 4, 4) == 4 && (s[24] == '[' || s[24] == ' '))
+		for (size_t d = 0; d < 21; d += 3)
+			if (memcmp(s, "SunMonTueWedThuFriSat" + d, 3) == 0)
+				return time_prefix(s + 4, 16, o) == 16 ? 24 + (s[24] == ' ') : 0;
 	/* "Nov 24 21:25:56 " */
 	if (len < 16 || s[3] != ' ' || s[6] != ' ' || s[9] != ':' || s[12] != ':' || s[15] != ' ')
 		return 0;

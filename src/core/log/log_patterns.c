@@ -520,6 +520,7 @@ const struct log_pattern log_patterns[] = {
 	  "verbs.provider,kernel.modules,rdma.devices",
 	  "sudo apt-get install ibverbs-providers    # Debian/Ubuntu; rdma-core on RHEL", NULL, NULL, NULL },
 #include "core/log/log_patterns_others.inc"
+#include "core/log/log_patterns_jobs.inc"
 };
 
 const size_t log_pattern_count = sizeof(log_patterns) / sizeof(log_patterns[0]);

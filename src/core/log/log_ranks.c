@@ -23,6 +23,7 @@ static const char *const effects[] = {
 	"log.torch.store_wait_clients", "log.job.stopped", "log.perftest.exchange_failed",
 	"log.roce_doctor.serve_gone", "log.torch.nccl_error", "log.elastic.child_failed", "log.slurm.task_failed",
 	"log.deepspeed.rank_exit", "log.accelerate.process_failed",
+	"log.ucx.unreachable",
 };
 
 bool log_problem_is_effect(const char *id)
@@ -100,6 +101,19 @@ long log_rank_from_file_name(const char *name)
 		p--;
 	if (p < end && end - p <= 6 && (p == base || p[-1] == '-' || p[-1] == '_'))
 		return strtol(p, NULL, 10);
+	/* Open MPI's --output-filename DIR: DIR/1/rank.3/stdout and stderr, the rank in the directory's name */
+	if (base - name > 7) {
+		const char *dir = base - 1;
+
+		while (dir > name && dir[-1] != '/')
+			dir--;
+		if (strncmp(dir, "rank.", 5) == 0 && is_digit(dir[5])) {
+			for (p = dir + 5; is_digit(*p); p++)
+				;
+			if (p == base - 1)
+				return strtol(dir + 5, NULL, 10);
+		}
+	}
 	return -1;
 }
 
@@ -267,6 +281,12 @@ void log_ranks_line(struct log_ranks *r, const struct log_origin *o, unsigned lo
 	}
 }
 
+void log_ranks_silent(struct log_ranks *r)
+{
+	if (r->file_rank >= 0)
+		r->current = find(r, "", r->file_rank, 0);
+}
+
 /* The word after the first of keys in text[0..len) (up to a space, comma or ')'), into out. */
 static void word_after(char *out, size_t size, const char *text, size_t len, const char *const *keys)
 {
@@ -295,8 +315,9 @@ void log_ranks_problem(struct log_ranks *r, const struct log_pattern *p, const c
 		       unsigned long scan_line)
 {
 	static const char *const peer_keys[] = { "from peer ", "remote peer ", "peer ", "onnect to ", NULL };
-	/* NCCL >= 2.19 ends its completion errors with "hca mlx5_0"; "HCA 0 'eth0'" is an index, not a name */
-	static const char *const hca_keys[] = { "hca ", "HCA ", NULL };
+	/* NCCL >= 2.19 ends its completion errors with "hca mlx5_0"; "HCA 0 'eth0'" is an index, not a name;
+	 * UCX names the device UCX_NET_DEVICES asked for ("network device 'rxe0:1' is not available") */
+	static const char *const hca_keys[] = { "hca ", "HCA ", "network device '", NULL };
 	struct log_rank *it;
 	bool effect = log_problem_is_effect(p->id);
 
@@ -309,6 +330,7 @@ void log_ranks_problem(struct log_ranks *r, const struct log_pattern *p, const c
 	it->failure = p;
 	it->failure_effect = effect;
 	it->failure_line = scan_line;   /* counted within its file already */
+	snprintf(it->failure_file, sizeof(it->failure_file), "%s", r->file_name);
 	it->failure_seq = ++r->seq;
 	it->failure_at = it->last_at;
 	snprintf(it->failure_time, sizeof(it->failure_time), "%s", it->last_time);
@@ -388,6 +410,7 @@ void log_ranks_finish(struct log_ranks *r, const struct log_scan *scan)
 		it->failure = hit->pattern;
 		it->failure_effect = false;
 		it->failure_line = hit->line_count ? hit->lines[0] : 0;
+		snprintf(it->failure_file, sizeof(it->failure_file), "%s", it->file_name);
 		it->failure_seq = ++r->seq;
 		it->failure_at = -1;
 		it->failure_time[0] = it->peer[0] = it->hca[0] = '\0';

@@ -33,7 +33,8 @@ struct log_rank {
 	char last_time[40];
 	const struct log_pattern *failure;   /* its first cause, else its first problem */
 	bool failure_effect;
-	unsigned long failure_line;   /* in its file */
+	unsigned long failure_line;   /* in failure_file */
+	char failure_file[160];       /* the file of that line: a rank's lines may be in two (stdout, stderr) */
 	unsigned long failure_seq;    /* the order in which failures were read, for logs without times */
 	double failure_at;
 	char failure_time[40];
@@ -89,6 +90,9 @@ int log_ranks_init(struct log_ranks *r);
 void log_ranks_free(struct log_ranks *r);
 /* A new file (name already cleaned for output); scan_lines: the scan's line count so far. */
 void log_ranks_file(struct log_ranks *r, const char *name, unsigned long scan_lines);
+/* The file being read is empty: the rank its name gives (Open MPI's rank.0/stdout of a rank that printed
+ * nothing) is one of the job's all the same, with no lines. */
+void log_ranks_silent(struct log_ranks *r);
 /* The line scan_line of the job came from o: sets r->current. */
 void log_ranks_line(struct log_ranks *r, const struct log_origin *o, unsigned long scan_line);
 /* The current line is problem p (its message text[0..len)). */
@@ -104,7 +108,8 @@ void log_ranks_finish(struct log_ranks *r, const struct log_scan *scan);
 bool log_problem_is_effect(const char *id);
 /* "node-b rank 2", "rank 2", "vm pid 1068", or the file name: for messages. */
 void log_rank_name(const struct log_rank *rank, char *out, size_t size);
-/* A file name's rank: the digits after "rank", "-r", "_r", ".r" or alone before the extension; -1. */
+/* A file name's rank: the digits after "rank", "-r", "_r", ".r" or alone before the extension, else those of
+ * its directory "rank.N" (Open MPI's --output-filename); -1. */
 long log_rank_from_file_name(const char *name);
 
 #endif
