@@ -55,7 +55,9 @@ barrier() {
 	seq=${3:-$VM_BARRIER_SEQ}
 	tok="$VM_CASE $seq $name"
 	deadline=$(( $(uptime_s) + secs ))
-	if [ "$VM_NODE" = a ]; then
+	if [ "${VM_NODES:-2}" -gt 2 ]; then
+		barrier_many "$name" "$seq" "$deadline" && return 0
+	elif [ "$VM_NODE" = a ]; then
 		while left=$((deadline - $(uptime_s))); [ "$left" -gt 0 ]; do
 			got=$(timeout "$left" busybox nc -l -p "$VM_BARRIER_PORT" < /dev/null 2>/dev/null | head -1)
 			[ -n "$got" ] || continue
@@ -74,7 +76,48 @@ barrier() {
 			sleep 0.2
 		done
 	fi
-	say "barrier '$name' timed out after ${secs}s waiting for node $( [ "$VM_NODE" = a ] && echo b || echo a)"
+	if [ "${VM_NODES:-2}" -gt 2 ]; then
+		say "barrier '$name' timed out after ${secs}s waiting for the other $((VM_NODES - 1)) nodes"
+	else
+		say "barrier '$name' timed out after ${secs}s waiting for node $( [ "$VM_NODE" = a ] && echo b || echo a)"
+	fi
+	return 1
+}
+
+# More than two nodes: every node sends node A its token ("CASE SEQ NODE NAME"), A collects one from each,
+# then tells each node "go" on that node's own listener (the same port). Nobody passes before all arrived.
+barrier_many() { # NAME SEQ DEADLINE
+	local name=$1 seq=$2 deadline=$3 left got pk ps pn ip
+	local -A seen=()
+	if [ "$VM_NODE" = a ]; then
+		while [ "${#seen[@]}" -lt $((VM_NODES - 1)) ] && left=$((deadline - $(uptime_s))) && [ "$left" -gt 0 ]; do
+			got=$(timeout "$left" busybox nc -l -p "$VM_BARRIER_PORT" < /dev/null 2>/dev/null | head -1)
+			read -r pk ps pn _ <<< "$got"
+			[[ $pk =~ ^[0-9]+$ && $ps =~ ^[0-9]+$ && $pn =~ ^[b-h]$ ]] || continue
+			# An older token comes from a node still leaving an earlier barrier: not this one.
+			if [ "$pk" -gt "$VM_CASE" ] || { [ "$pk" -eq "$VM_CASE" ] && [ "$ps" -ge "$seq" ]; }; then seen[$pn]=1; fi
+		done
+		[ "${#seen[@]}" -eq $((VM_NODES - 1)) ] || return 1
+		for ip in ${VM_IPS#* }; do
+			while ! timeout 3 bash -c 'exec 3<>"/dev/tcp/$1/$2" && echo "$3" >&3' _ "$ip" "$VM_BARRIER_PORT" \
+				"$VM_CASE $seq go $name" 2>/dev/null; do
+				[ "$(uptime_s)" -lt "$deadline" ] || return 1
+				sleep 0.2
+			done
+		done
+		return 0
+	fi
+	while ! timeout 3 bash -c 'exec 3<>"/dev/tcp/$1/$2" && echo "$3" >&3' _ "${VM_IPS%% *}" "$VM_BARRIER_PORT" \
+		"$VM_CASE $seq $VM_NODE $name" 2>/dev/null; do
+		[ "$(uptime_s)" -lt "$deadline" ] || return 1
+		sleep 0.2
+	done
+	while left=$((deadline - $(uptime_s))); [ "$left" -gt 0 ]; do
+		got=$(timeout "$left" busybox nc -l -p "$VM_BARRIER_PORT" < /dev/null 2>/dev/null | head -1)
+		read -r pk ps pn _ <<< "$got"
+		[[ $pk =~ ^[0-9]+$ && $ps =~ ^[0-9]+$ && $pn == go ]] || continue
+		if [ "$pk" -gt "$VM_CASE" ] || { [ "$pk" -eq "$VM_CASE" ] && [ "$ps" -ge "$seq" ]; }; then return 0; fi
+	done
 	return 1
 }
 
@@ -194,7 +237,7 @@ perftest_pair() {
 #   per-rail: A 192.168.88.1 and 192.168.89.1, B .2 and 192.168.89.2
 rail_addrs() {
 	local h
-	case $2 in a) h=1 ;; b) h=2 ;; *) return 1 ;; esac
+	case $2 in [a-h]) h=$(($(printf '%d' "'$2") - 96)) ;; *) return 1 ;; esac   # a=1, b=2, ...
 	case $1 in
 	one-subnet) echo "192.168.88.$h/24 192.168.88.$h$h/24" ;;
 	per-rail) echo "192.168.88.$h/24 192.168.89.$h/24" ;;
