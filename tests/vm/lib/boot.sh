@@ -40,7 +40,7 @@ vm_prepare() {
 	[ -z "$exports" ] || mapfile -t VM_EXPORTS <<< "$exports"
 	{
 		printf 'export VM_NODE=%q VM_SELF_IP=%q VM_PEER_IP=%q VM_DEV=rxe0 VM_NETDEV=eth0\n' "$node" "$self" "$peer"
-		printf 'export VM_MTU=%q VM_MODE=%q VM_BUDGET=%q VM_BOOT_WAIT=%q\n' "$MTU" "$mode" "$budget" "$ROCE_VM_BOOT_TIMEOUT"
+		printf 'export VM_MTU=%q VM_MODE=%q VM_BUDGET=%q VM_BOOT_WAIT=%q\n' "$MTU" "$mode" "$budget" "$(boot_timeout)"
 		printf 'export VM_RAILS=%q VM_NODES=%q VM_RANK=%q VM_IPS=%q\n' "$VM_RAILS" "$VM_NODES" "$k" "$ips"
 		printf 'export VM_CACHE=%q VM_KVER=%q VM_REPO=%q\n' "$ROCE_VM_CACHE" "$(kver)" "$VM_REPO"
 		printf 'export VM_CWD=%q VM_CMD_TIMEOUT=%q\n' "${VM_CWD:-$PWD}" "${CMD_TIMEOUT:-60}"

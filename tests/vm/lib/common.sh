@@ -24,6 +24,9 @@ VM_NODES=${VM_NODES:-2}
 VM_MAX_NODES=8
 node_names() { local n=${1:-$VM_NODES} all=(a b c d e f g h); echo "${all[@]:0:$n}"; }   # N -> "a b c ..."
 node_index() { local all=abcdefgh; local p=${all%%"$1"*}; echo "${#p}"; }             # c -> 2
+# The boot timeout for this boot's nodes: ROCE_VM_BOOT_TIMEOUT is for a pair; N nodes share the same cores,
+# so each boots about N/2 times slower.
+boot_timeout() { echo $((ROCE_VM_BOOT_TIMEOUT * (VM_NODES > 2 ? VM_NODES : 2) / 2)); }
 
 log() { echo "roce-vm: $*" >&2; }
 die() { log "$*"; exit 125; }
