@@ -495,8 +495,10 @@ slurm_start() {
 	slurm_conf > "$SLURM_HOME/slurm.conf" || return 1
 	# slurmd 22.05 will not start without a cgroup plugin, whatever ProctrackType says ("Unable to initialize
 	# cgroup plugin"): cgroup v2 in the guest, and no systemd to ask for a scope (IgnoreSystemd).
+	# It puts its slurmstepd scope under system.slice, which systemd would have made, with the controllers on.
 	grep -qs ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup || return 1
-	printf 'CgroupPlugin=cgroup/v2\nIgnoreSystemd=yes\nEnableControllers=yes\n' > "$SLURM_HOME/cgroup.conf" || return 1
+	mkdir -p /sys/fs/cgroup/system.slice && echo '+cpuset +cpu +memory' > /sys/fs/cgroup/cgroup.subtree_control || return 1
+	printf 'CgroupPlugin=cgroup/v2\nIgnoreSystemd=yes\nCgroupAutomount=yes\n' > "$SLURM_HOME/cgroup.conf" || return 1
 	export SLURM_CONF=$SLURM_HOME/slurm.conf
 	# --force: munged refuses root otherwise; here everything is root.
 	munged -F --force --key-file="$SLURM_HOME/munge/munge.key" --socket="$SLURM_HOME/munge/socket" \
