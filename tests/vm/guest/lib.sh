@@ -489,7 +489,7 @@ slurm_start() {
 	local secs=${1:-180} deadline k
 	deadline=$(( $(uptime_s) + secs ))
 	rm -rf "$SLURM_HOME"
-	mkdir -p -m 700 "$SLURM_HOME" "$SLURM_HOME/munge" && mkdir -p "$SLURM_HOME/state" "$SLURM_HOME/spool" || return 1
+	mkdir -m 700 "$SLURM_HOME" && mkdir -m 700 "$SLURM_HOME/munge" && mkdir "$SLURM_HOME/state" "$SLURM_HOME/spool" || return 1
 	printf 'roce-vm test cluster munge key, not a secret %s\n' {1..20} > "$SLURM_HOME/munge/munge.key" &&
 		chmod 400 "$SLURM_HOME/munge/munge.key" || return 1
 	slurm_conf > "$SLURM_HOME/slurm.conf" || return 1
