@@ -35,7 +35,12 @@
 #   serve_start [ARGS...]        roce-doctor serve in the background (log: $VM_CASE_OUT/serve.log) until it
 #                                listens (on -p N, default 18516); SERVE_PID is its pid
 #   serve_kill [SIGNAL]          signal it (TERM by default), wait for it, print serve_rc=N
-# Environment: VM_NODE (a|b), VM_SELF_IP, VM_PEER_IP, VM_DEV=rxe0, VM_NETDEV=eth0, VM_MTU, VM_SHARE.
+#   throttle NETDEV RATE         the link at RATE (8mbit) both ways: tc tbf on egress, and on ingress via ifb0;
+#   unthrottle NETDEV            off again (the restore after a case also takes it off)
+#   slurm_start [SECS]           more nodes: munged and slurmd on every node, slurmctld on node a; returns once
+#                                every node is idle (then srun works from node a); logs in $VM_CASE_OUT
+# Environment: VM_NODE (a|b, or a..h with more nodes: VM_NODES, VM_RANK, VM_IPS), VM_SELF_IP, VM_PEER_IP,
+# VM_DEV=rxe0, VM_NETDEV=eth0, VM_MTU, VM_SHARE.
 
 # shellcheck disable=SC2153  # VM_PEER_IP (not VM_PEER_IPS) comes from the node's env file
 VM_BARRIER_PORT=${VM_BARRIER_PORT:-17700}
