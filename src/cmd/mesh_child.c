@@ -18,7 +18,6 @@
 
 #include "verbs/perf.h"
 
-#define SERVE_START_MS 10000
 #define CHILD_OUTPUT_MAX (1 << 20)
 
 /* fork + exec of /proc/self/exe with argv; stdout to out_fd, stderr to err_fd. The child dies with us. */
@@ -96,11 +95,12 @@ static int serve_port_in(const char *text, unsigned *port)
 	return -1;
 }
 
-int mesh_serve_start(unsigned port, const char *secret_file, struct mesh_serve *s, char *why, size_t why_size)
+int mesh_serve_start(unsigned port, const char *secret_file, unsigned wait_s, struct mesh_serve *s, char *why,
+		     size_t why_size)
 {
 	char port_text[16];
 	char *argv[] = { "roce-doctor", "--json", "serve", "--port", port_text, NULL, NULL, NULL };
-	uint64_t deadline = perf_now_ns() + (uint64_t)SERVE_START_MS * 1000000u;
+	uint64_t deadline = perf_now_ns() + (uint64_t)wait_s * 1000000000u;
 	FILE *log = tmpfile();
 	int status;
 
@@ -141,8 +141,11 @@ int mesh_serve_start(unsigned port, const char *secret_file, struct mesh_serve *
 
 			if (text)
 				last_reason(text, reason, sizeof(reason));
-			snprintf(why, why_size, "%s: %s", done == s->pid ? "did not start" : "did not listen within 10 s",
-				 reason[0] ? reason : "it said nothing");
+			if (done == s->pid)
+				snprintf(why, why_size, "did not start: %s", reason[0] ? reason : "it said nothing");
+			else
+				snprintf(why, why_size, "did not listen within %u s: %s", wait_s,
+					 reason[0] ? reason : "it said nothing");
 			free(text);
 			if (done != s->pid)
 				mesh_serve_stop(s);

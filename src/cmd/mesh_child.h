@@ -24,9 +24,11 @@ struct mesh_bw_config {
 	const char *device;          /* -d DEV:PORT of this node's rail; NULL: bw chooses */
 };
 
-/* Starts `roce-doctor serve --json --port port` (0: a free one) and waits up to 10 s for it to listen: 0 with
- * s filled, or -1 with why ("did not start: " and its own message when it exited). It ends with this process (PR_SET_PDEATHSIG). */
-int mesh_serve_start(unsigned port, const char *secret_file, struct mesh_serve *s, char *why, size_t why_size);
+/* Starts `roce-doctor serve --json --port port` (0: a free one) and waits up to wait_s seconds for it to listen:
+ * 0 with s filled, or -1 with why ("did not start: " and its own message when it exited). It ends with this
+ * process (PR_SET_PDEATHSIG). */
+int mesh_serve_start(unsigned port, const char *secret_file, unsigned wait_s, struct mesh_serve *s, char *why,
+		     size_t why_size);
 void mesh_serve_stop(struct mesh_serve *s);
 
 /* Runs bw to order's peer once: true with *gbps and *link_gbps when it measured, false with why (bw's own

@@ -79,8 +79,11 @@ static int self_init(struct app *app, const struct mesh_run_args *a, const struc
 		snprintf(r->address, sizeof(r->address), "%s", s->rails[i].address);
 		r->link_gbps = s->rails[i].link_gbps;
 	}
-	/* A serve that cannot start is this node's answer for every pair it would serve: registered, not fatal. */
-	if (mesh_serve_start(a->serve_port, app->secret_file, &s->serve, why, sizeof(why)) < 0)
+	/* A serve that cannot start is this node's answer for every pair it would serve: registered, not fatal. It
+	 * may take --timeout to listen (default 10 s): a loaded node starts it slowly (over 10 s in four emulated
+	 * nodes sharing two cores), and a pair should not fail on what a longer --timeout would have waited for. */
+	if (mesh_serve_start(a->serve_port, app->secret_file, app->timeout_s ? app->timeout_s : 10, &s->serve, why,
+			     sizeof(why)) < 0)
 		snprintf(s->reg.serve_error, sizeof(s->reg.serve_error), "%s", why);
 	s->reg.serve_port = s->serve.port ? s->serve.port : a->serve_port ? a->serve_port : 1;
 	s->bw = (struct mesh_bw_config){ a->seconds, a->bytes, app->timeout_s, app->secret_file, NULL };

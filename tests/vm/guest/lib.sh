@@ -35,7 +35,12 @@
 #   serve_start [ARGS...]        roce-doctor serve in the background (log: $VM_CASE_OUT/serve.log) until it
 #                                listens (on -p N, default 18516); SERVE_PID is its pid
 #   serve_kill [SIGNAL]          signal it (TERM by default), wait for it, print serve_rc=N
-# Environment: VM_NODE (a|b), VM_SELF_IP, VM_PEER_IP, VM_DEV=rxe0, VM_NETDEV=eth0, VM_MTU, VM_SHARE.
+#   throttle NETDEV RATE         the link at RATE (8mbit) both ways: tc tbf on egress, and on ingress via ifb0;
+#   unthrottle NETDEV            off again (the restore after a case also takes it off)
+#   slurm_start [SECS]           more nodes: munged and slurmd on every node, slurmctld on node a; returns once
+#                                every node is idle (then srun works from node a); logs in $VM_CASE_OUT
+# Environment: VM_NODE (a|b, or a..h with more nodes: VM_NODES, VM_RANK, VM_IPS), VM_SELF_IP, VM_PEER_IP,
+# VM_DEV=rxe0, VM_NETDEV=eth0, VM_MTU, VM_SHARE.
 
 # shellcheck disable=SC2153  # VM_PEER_IP (not VM_PEER_IPS) comes from the node's env file
 VM_BARRIER_PORT=${VM_BARRIER_PORT:-17700}
@@ -55,7 +60,9 @@ barrier() {
 	seq=${3:-$VM_BARRIER_SEQ}
 	tok="$VM_CASE $seq $name"
 	deadline=$(( $(uptime_s) + secs ))
-	if [ "$VM_NODE" = a ]; then
+	if [ "${VM_NODES:-2}" -gt 2 ]; then
+		barrier_many "$name" "$seq" "$deadline" && return 0
+	elif [ "$VM_NODE" = a ]; then
 		while left=$((deadline - $(uptime_s))); [ "$left" -gt 0 ]; do
 			got=$(timeout "$left" busybox nc -l -p "$VM_BARRIER_PORT" < /dev/null 2>/dev/null | head -1)
 			[ -n "$got" ] || continue
@@ -74,8 +81,64 @@ barrier() {
 			sleep 0.2
 		done
 	fi
-	say "barrier '$name' timed out after ${secs}s waiting for node $( [ "$VM_NODE" = a ] && echo b || echo a)"
+	if [ "${VM_NODES:-2}" -gt 2 ]; then
+		say "barrier '$name' timed out after ${secs}s waiting for the other $((VM_NODES - 1)) nodes"
+	else
+		say "barrier '$name' timed out after ${secs}s waiting for node $( [ "$VM_NODE" = a ] && echo b || echo a)"
+	fi
 	return 1
+}
+
+# More than two nodes: every node sends node A its token ("CASE SEQ NODE NAME"), A collects one from each,
+# then tells each node "go" on that node's own listener (the same port). Nobody passes before all arrived.
+# Every delivery is acknowledged: busybox nc -l accepts one connection and closes its listening socket, and a
+# second node whose connect landed in the backlog meanwhile has written its token into a socket that is then
+# reset, unread. Unacknowledged, it would believe itself counted and wait for a "go" that never comes.
+barrier_many() { # NAME SEQ DEADLINE
+	local name=$1 seq=$2 deadline=$3 left got pk ps pn ip
+	local -A seen=()
+	if [ "$VM_NODE" = a ]; then
+		while [ "${#seen[@]}" -lt $((VM_NODES - 1)) ] && left=$((deadline - $(uptime_s))) && [ "$left" -gt 0 ]; do
+			got=$(printf 'ok\n' | timeout "$left" busybox nc -l -p "$VM_BARRIER_PORT" 2>/dev/null | head -1)
+			read -r pk ps pn _ <<< "$got"
+			[[ $pk =~ ^[0-9]+$ && $ps =~ ^[0-9]+$ && $pn =~ ^[b-h]$ ]] || continue
+			# An older token comes from a node still leaving an earlier barrier: not this one.
+			if [ "$pk" -gt "$VM_CASE" ] || { [ "$pk" -eq "$VM_CASE" ] && [ "$ps" -ge "$seq" ]; }; then seen[$pn]=1; fi
+		done
+		[ "${#seen[@]}" -eq $((VM_NODES - 1)) ] || return 1
+		for ip in ${VM_IPS#* }; do
+			until deliver "$ip" "$VM_CASE $seq go $name"; do
+				[ "$(uptime_s)" -lt "$deadline" ] || return 1
+				sleep 0.2
+			done
+		done
+		return 0
+	fi
+	# Each try starts two processes: a node that waits long (while node a measures) backs off to one a second,
+	# so its waiting does not eat the CPU the measurement needs.
+	local pause=0.2 tries=0
+	until deliver "${VM_IPS%% *}" "$VM_CASE $seq $VM_NODE $name"; do
+		[ "$(uptime_s)" -lt "$deadline" ] || return 1
+		tries=$((tries + 1))
+		[ "$tries" -lt 25 ] || pause=1
+		sleep "$pause"
+	done
+	while left=$((deadline - $(uptime_s))); [ "$left" -gt 0 ]; do
+		got=$(printf 'ok\n' | timeout "$left" busybox nc -l -p "$VM_BARRIER_PORT" 2>/dev/null | head -1)
+		read -r pk ps pn _ <<< "$got"
+		[[ $pk =~ ^[0-9]+$ && $ps =~ ^[0-9]+$ && $pn == go ]] || continue
+		if [ "$pk" -gt "$VM_CASE" ] || { [ "$pk" -eq "$VM_CASE" ] && [ "$ps" -ge "$seq" ]; }; then return 0; fi
+	done
+	return 1
+}
+
+# deliver IP LINE: LINE to the barrier listener on IP, true once it answered "ok".
+deliver() {
+	local reply
+	# shellcheck disable=SC2016  # the inner bash expands them
+	reply=$(timeout 3 bash -c 'exec 3<>"/dev/tcp/$1/$2" && echo "$3" >&3 && head -1 <&3' _ "$1" "$VM_BARRIER_PORT" "$2" \
+		2>/dev/null)
+	[ "$reply" = ok ]
 }
 
 wait_listen() {
@@ -194,7 +257,7 @@ perftest_pair() {
 #   per-rail: A 192.168.88.1 and 192.168.89.1, B .2 and 192.168.89.2
 rail_addrs() {
 	local h
-	case $2 in a) h=1 ;; b) h=2 ;; *) return 1 ;; esac
+	case $2 in [a-h]) h=$(($(printf '%d' "'$2") - 96)) ;; *) return 1 ;; esac   # a=1, b=2, ...
 	case $1 in
 	one-subnet) echo "192.168.88.$h/24 192.168.88.$h$h/24" ;;
 	per-rail) echo "192.168.88.$h/24 192.168.89.$h/24" ;;
@@ -359,4 +422,113 @@ serve_kill() { # [SIGNAL]
 	wait "$SERVE_PID" || rc=$?
 	SERVE_PID=""
 	echo "serve_rc=$rc"
+}
+
+# ---- a slow link, and a launcher (clusters: NODES > 2) ---------------------------------------------------
+
+# throttle NETDEV RATE: the node's link at RATE (tc's units: 20mbit) both ways, as a port negotiated down or a
+# cable with errors would be: a token bucket on NETDEV's egress, and one on its ingress through ifb0 (tc
+# shapes egress only; the ingress is redirected to ifb0's egress). The queues hold 256 KiB: rxe keeps at most
+# 128 packets unacknowledged, so a burst beyond that is dropped and retransmitted, as on a real slow link.
+# `unthrottle NETDEV` (and runner.sh's restore) takes it off.
+throttle() { # NETDEV RATE
+	local nd=$1 rate=$2
+	ip link add ifb0 type ifb && ip link set ifb0 up &&
+		tc qdisc add dev "$nd" root tbf rate "$rate" burst 32kb limit 256kb &&
+		tc qdisc add dev "$nd" handle ffff: ingress &&
+		tc filter add dev "$nd" parent ffff: matchall action mirred egress redirect dev ifb0 &&
+		tc qdisc add dev ifb0 root tbf rate "$rate" burst 32kb limit 256kb
+}
+unthrottle() { # NETDEV
+	tc qdisc del dev "$1" root 2>/dev/null
+	tc qdisc del dev "$1" ingress 2>/dev/null
+	ip link delete ifb0 2>/dev/null
+	return 0
+}
+
+# Slurm across the nodes, from Debian's packages (slurmctld, slurmd, munge) as a cluster's admin would run it,
+# but with every file in this node's tmpfs (the root is the host's, read-only): $SLURM_CONF points at a
+# slurm.conf written here, munged runs with --key-file, --socket, --pid-file etc. under $SLURM_HOME, and the
+# daemons run in the foreground (-F, -D) in the case's process group, so the runner ends them with the case.
+# node-a is the controller; every node runs munged and slurmd -N node-X. The munge key is the same fixed
+# text on every node: a test key for VMs that nothing else reaches, not a secret.
+SLURM_HOME=/run/roce-vm-slurm
+SLURM_LOGS=${VM_CASE_OUT:-/run/roce-vm-slurm}   # the daemons' logs: the host reads them as they grow
+slurm_conf() {
+	local names=(a b c d e f g h) i=0 ip
+	cat <<- EOF
+		ClusterName=rocevm
+		SlurmctldHost=node-a(${VM_IPS%% *})
+		SlurmUser=root
+		SlurmdUser=root
+		AuthType=auth/munge
+		CredType=cred/munge
+		AuthInfo=socket=$SLURM_HOME/munge/socket
+		StateSaveLocation=$SLURM_HOME/state
+		SlurmdSpoolDir=$SLURM_HOME/spool
+		SlurmctldPidFile=$SLURM_HOME/slurmctld.pid
+		SlurmdPidFile=$SLURM_HOME/slurmd.pid
+		SlurmctldLogFile=$SLURM_LOGS/slurmctld.log
+		SlurmdLogFile=$SLURM_LOGS/slurmd.log
+		ProctrackType=proctrack/linuxproc
+		TaskPlugin=task/none
+		JobAcctGatherType=jobacct_gather/none
+		AccountingStorageType=accounting_storage/none
+		SwitchType=switch/none
+		MpiDefault=none
+		ReturnToService=2
+		SchedulerType=sched/builtin
+		SelectType=select/linear
+		SlurmdTimeout=300
+		InactiveLimit=0
+		KillWait=5
+		MailProg=/bin/true
+	EOF
+	for ip in $VM_IPS; do echo "NodeName=node-${names[i]} NodeAddr=$ip CPUs=1 State=UNKNOWN"; i=$((i + 1)); done
+	echo "PartitionName=vm Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
+}
+
+# slurm_start [SECS]: every node calls it; it returns once node-a's controller sees every node idle (then srun
+# works from node-a), or fails after SECS (default 180). The daemons' logs are in $VM_CASE_OUT.
+slurm_start() {
+	local secs=${1:-180} deadline k
+	deadline=$(( $(uptime_s) + secs ))
+	rm -rf "$SLURM_HOME"
+	mkdir -m 700 "$SLURM_HOME" && mkdir -m 700 "$SLURM_HOME/munge" && mkdir "$SLURM_HOME/state" "$SLURM_HOME/spool" || return 1
+	printf 'roce-vm test cluster munge key, not a secret %s\n' {1..20} > "$SLURM_HOME/munge/munge.key" &&
+		chmod 400 "$SLURM_HOME/munge/munge.key" || return 1
+	slurm_conf > "$SLURM_HOME/slurm.conf" || return 1
+	# slurmd 22.05 will not start without a cgroup plugin, whatever ProctrackType says ("Unable to initialize
+	# cgroup plugin"): cgroup v2 in the guest, and no systemd to ask for a scope (IgnoreSystemd).
+	# It puts its slurmstepd scope under system.slice, which systemd would have made, with the controllers on.
+	grep -qs ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup || return 1
+	mkdir -p /sys/fs/cgroup/system.slice && echo '+cpuset +cpu +memory' > /sys/fs/cgroup/cgroup.subtree_control || return 1
+	printf 'CgroupPlugin=cgroup/v2\nIgnoreSystemd=yes\nCgroupAutomount=yes\n' > "$SLURM_HOME/cgroup.conf" || return 1
+	export SLURM_CONF=$SLURM_HOME/slurm.conf
+	# --force: munged refuses root otherwise; here everything is root.
+	munged -F --force --key-file="$SLURM_HOME/munge/munge.key" --socket="$SLURM_HOME/munge/socket" \
+		--pid-file="$SLURM_HOME/munge/munged.pid" --seed-file="$SLURM_HOME/munge/seed" \
+		--log-file="$SLURM_LOGS/munged.log" &
+	retry 30 test -S "$SLURM_HOME/munge/socket" || return 1
+	say "slurm: munged up"
+	if [ "$VM_NODE" = a ]; then
+		slurmctld -D -i > "$SLURM_LOGS/slurmctld.out" 2>&1 &
+		wait_listen 6817 60 || return 1
+		say "slurm: slurmctld listens"
+	fi
+	barrier slurmctld-up $((deadline - $(uptime_s))) || return 1
+	slurmd -D -N "node-$VM_NODE" > "$SLURM_LOGS/slurmd.out" 2>&1 &
+	if [ "$VM_NODE" = a ]; then
+		until k=$(sinfo -h -N -o '%T' 2>/dev/null | grep -c '^idle'); [ "$k" -eq "$VM_NODES" ]; do
+			[ "$(uptime_s)" -lt "$deadline" ] || { say "slurm: $k of $VM_NODES nodes idle after ${secs}s"; sinfo -N >&2; return 1; }
+			sleep 1
+		done
+		sinfo -N
+	fi
+	barrier slurm-up $((deadline - $(uptime_s) + 5))
+}
+
+slurm_logs() { # what else this node's Slurm knows, into $VM_CASE_OUT
+	[ "$VM_NODE" != a ] || sinfo -N > "$VM_CASE_OUT/sinfo" 2>&1
+	return 0
 }

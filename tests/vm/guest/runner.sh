@@ -50,8 +50,8 @@ apply_decl() { # NAME
 	)
 }
 
-# Back to what stage2.sh set up, whatever the case did: no extra netdevs, namespaces, RDMA links or
-# nftables rules; each rail's netdev (eth0, and eth1 with two rails) up at the run's MTU, eth0 with exactly the
+# Back to what stage2.sh set up, whatever the case did: no extra netdevs, namespaces, RDMA links,
+# nftables rules or qdiscs; each rail's netdev (eth0, and eth1 with two rails) up at the run's MTU, eth0 with exactly the
 # node's IPv4 address, eth1 with none (the next case's plan gives it one); each rxe present and ACTIVE.
 # Looks in /sys first and runs a tool only when something changed: every process start is slow under TCG.
 restore() {
@@ -67,6 +67,16 @@ restore() {
 		[[ $keep_net == *" $l "* ]] || { echo "- ip link delete $l"; ip link delete "$l" 2>/dev/null; }
 	done
 	if [ -n "$(nft list ruleset 2>/dev/null)" ]; then echo "- nft flush ruleset"; nft flush ruleset; fi
+	# Qdiscs a case added (throttle): tc only once such a module was ever loaded, so other cases pay nothing.
+	if [ -e /sys/module/sch_tbf ] || [ -e /sys/module/sch_ingress ] || [ -e /sys/module/sch_netem ]; then
+		for ((i = 0; i < VM_RAILS; i++)); do
+			if tc qdisc show dev "eth$i" | grep -qE '^qdisc (tbf|ingress|netem)'; then
+				echo "- tc qdisc del dev eth$i root, ingress"
+				tc qdisc del dev "eth$i" root 2>/dev/null
+				tc qdisc del dev "eth$i" ingress 2>/dev/null
+			fi
+		done
+	fi
 	for ((i = 0; i < VM_RAILS; i++)); do
 		nd=eth$i own=""
 		[ "$i" -gt 0 ] || own=$VM_SELF_IP/24

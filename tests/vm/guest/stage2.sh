@@ -55,6 +55,13 @@ bring_up() {
 	# A hostname of its own: snapshot records it and compare names the nodes by it (the kernel's default,
 	# "(none)" on both, would be one hostname held by two nodes).
 	echo "node-$VM_NODE" > /proc/sys/kernel/hostname
+	if [ "${VM_NODES:-2}" -gt 2 ]; then
+		# More nodes: each knows the others by name, as a cluster's nodes do (a launcher such as Slurm names
+		# rank 0's host, node-a). The host's /etc/hosts stays as it is: a tmpfs copy is bound over it here.
+		local names=(a b c d e f g h) i=0 ip
+		{ cat /etc/hosts; for ip in $VM_IPS; do echo "$ip node-${names[i]}"; i=$((i + 1)); done; } > /run/roce-vm-hosts
+		mount --bind /run/roce-vm-hosts /etc/hosts || ok=1
+	fi
 	ip link set lo up
 	ip link set eth0 mtu "$VM_MTU" up || ok=1
 	ip addr add "$VM_SELF_IP/24" dev eth0 || ok=1

@@ -22,10 +22,14 @@ vm_leftovers() { [ -n "$VM_MARK" ] && pgrep -f -- "$VM_MARK"; }
 # vm_prepare DIR NODE MODE BUDGET; reads MTU, VM_RAILS, CMD_TIMEOUT, ROCE_DOCTOR (optional), VM_CWD (optional)
 # One rail: eth0 is 10.88.0.1 (A) / .2 (B). Two rails: eth0 is 192.168.88.1 / .2 in both address plans (the
 # barriers use it), eth1 gets its plan's address per case (guest/runner.sh).
+# More than two nodes (VM_NODES): node k (a is 0) is .k+1; its peer is node a (the barriers' hub), a's is b.
 vm_prepare() {
-	local dir=$1 node=$2 mode=$3 budget=$4 self peer net=10.88.0
+	local dir=$1 node=$2 mode=$3 budget=$4 self peer net=10.88.0 k ips="" i
 	[ "$VM_RAILS" = 1 ] || net=192.168.88
-	if [ "$node" = a ]; then self=$net.1 peer=$net.2; else self=$net.2 peer=$net.1; fi
+	k=$(node_index "$node")
+	self=$net.$((k + 1))
+	if [ "$node" = a ]; then peer=$net.2; else peer=$net.1; fi
+	for ((i = 1; i <= VM_NODES; i++)); do ips+="${ips:+ }$net.$i"; done
 	mkdir -p "$dir/.roce-vm"
 	cp "$VM_DIR"/guest/{stage2.sh,lib.sh,runner.sh,case-node.sh} "$dir/.roce-vm/"
 	# The checkout, the build, the cache and the caller's directory, where the guest's tmpfs would hide them.
@@ -36,8 +40,8 @@ vm_prepare() {
 	[ -z "$exports" ] || mapfile -t VM_EXPORTS <<< "$exports"
 	{
 		printf 'export VM_NODE=%q VM_SELF_IP=%q VM_PEER_IP=%q VM_DEV=rxe0 VM_NETDEV=eth0\n' "$node" "$self" "$peer"
-		printf 'export VM_MTU=%q VM_MODE=%q VM_BUDGET=%q VM_BOOT_WAIT=%q\n' "$MTU" "$mode" "$budget" "$ROCE_VM_BOOT_TIMEOUT"
-		printf 'export VM_RAILS=%q\n' "$VM_RAILS"
+		printf 'export VM_MTU=%q VM_MODE=%q VM_BUDGET=%q VM_BOOT_WAIT=%q\n' "$MTU" "$mode" "$budget" "$(boot_timeout)"
+		printf 'export VM_RAILS=%q VM_NODES=%q VM_RANK=%q VM_IPS=%q\n' "$VM_RAILS" "$VM_NODES" "$k" "$ips"
 		printf 'export VM_CACHE=%q VM_KVER=%q VM_REPO=%q\n' "$ROCE_VM_CACHE" "$(kver)" "$VM_REPO"
 		printf 'export VM_CWD=%q VM_CMD_TIMEOUT=%q\n' "${VM_CWD:-$PWD}" "${CMD_TIMEOUT:-60}"
 		[ -z "${ROCE_DOCTOR:-}" ] || printf 'export ROCE_DOCTOR=%q\n' "$ROCE_DOCTOR"
@@ -51,7 +55,7 @@ vm_prepare() {
 # -netdev value without its id), NETDEV1 as the second's (two rails); VM_PID[NODE] is set.
 vm_start() {
 	local dir=$1 node=$2 netdev=$3 budget=$4 netdev1=${5:-} accel mac pin exports=() nics=() i
-	mac=52:54:00:88:00:0$([ "$node" = a ] && echo 1 || echo 2)
+	mac=52:54:00:88:00:0$(($(node_index "$node") + 1))
 	nics=(-netdev "$netdev,id=n0" -device "virtio-net-pci,netdev=n0,mac=$mac")
 	[ -z "$netdev1" ] || nics+=(-netdev "$netdev1,id=n1" -device "virtio-net-pci,netdev=n1,mac=${mac/:00:0/:01:0}")
 	# Nested KVM hangs at kernel entry on the machines tried, so TCG; ROCE_VM_ACCEL=kvm to try anyway.
@@ -66,7 +70,7 @@ vm_start() {
 	# and takes qemu down if this runner vanishes without its EXIT trap (SIGKILL).
 	# ROCE_VM_PIN=1 (benchmarks): node a's qemu on CPU 0, b's on CPU 1, so the two never take turns on one core.
 	pin=()
-	if [ "${ROCE_VM_PIN:-0}" = 1 ] && [ "$(nproc)" -ge 2 ]; then pin=(taskset -c "$([ "$node" = a ] && echo 0 || echo 1)"); fi
+	if [ "${ROCE_VM_PIN:-0}" = 1 ] && [ "$(nproc)" -ge 2 ]; then pin=(taskset -c "$(($(node_index "$node") % $(nproc)))"); fi
 	# Paths the guest's tmpfs would hide (a checkout under /tmp): one read-only export each, tag xN (a
 	# comma in a qemu option value is written twice).
 	for i in "${!VM_EXPORTS[@]}"; do
@@ -115,6 +119,36 @@ vm_start_pair() {
 	vm_start "$run/a" a "stream,server=off,addr.type=unix,addr.path=$sock" "$budget" \
 		${sock1:+"stream,server=off,addr.type=unix,addr.path=$sock1"}
 }
+
+# vm_start_cluster RUNDIR BUDGET: VM_NODES nodes (shares RUNDIR/a, RUNDIR/b, ..., already prepared), each NIC
+# on a port of one switch per rail (lib/switch.py, in RUNDIR/sw0, RUNDIR/sw1): a user-space process joining
+# the nodes' stream netdevs, lossless as the direct cable is (every write blocks until the receiver took
+# the frame). The switch stops with the runner, or once every node it had is gone.
+vm_start_cluster() {
+	local run=$1 budget=$2 r i node nds=() want=()
+	for ((r = 0; r < VM_RAILS; r++)); do
+		mkdir -p "$run/sw$r"
+		[ ${#run} -lt 90 ] || die "$run/sw$r: too long for a Unix socket path"
+		python3 "$VM_DIR/lib/switch.py" "$run/sw$r" "$VM_NODES" "$$" > "$run/sw$r/stderr" 2>&1 < /dev/null &
+		VM_ALL_PIDS+=("$!")
+		VM_SWITCH_PIDS+=("$!")
+		for ((i = 0; i < VM_NODES; i++)); do want+=("$run/sw$r/p$i.sock"); done
+	done
+	for i in $(seq 200); do   # python starts in about 0.1 s; at most 10 s on a loaded host
+		node=""
+		for r in "${want[@]}"; do [ -S "$r" ] || node=missing; done
+		[ -n "$node" ] || break
+		sleep 0.05
+	done
+	for r in "${want[@]}"; do [ -S "$r" ] || die "the switch did not listen on $r (see ${r%/*}/stderr)"; done
+	for node in $(node_names); do
+		i=$(node_index "$node")
+		nds=()
+		for ((r = 0; r < VM_RAILS; r++)); do nds+=("stream,server=off,addr.type=unix,addr.path=$run/sw$r/p$i.sock"); done
+		vm_start "$run/$node" "$node" "${nds[0]}" "$budget" ${nds[1]:+"${nds[1]}"}
+	done
+}
+VM_SWITCH_PIDS=()
 
 vm_alive() { [ -n "${VM_PID[$1]:-}" ] && kill -0 "${VM_PID[$1]}" 2>/dev/null; }
 

@@ -6,7 +6,9 @@
 #
 # Set by run-cases before check() runs (in a subshell, one per case):
 #   CASE_DIR_A, CASE_DIR_B   the nodes' result directories (stdout, stderr, rc, setup.log, restore.log, and
-#                            any file the node wrote to $VM_CASE_OUT)
+#                            any file the node wrote to $VM_CASE_OUT); a case with NODES=N > 2 has more,
+#                            CASE_BOOT_DIR/NODE/cases/CASE_NUM (case_dir NODE finds them)
+#   CASE_NODES               the boot's nodes: "a b", or "a b c d" for NODES=4
 #   DIED                     a or b if that node's VM died or hung during the case, else empty
 #   DEATH                    the runner's message about it
 #   DEATH_LATENCY            seconds from the harness killing a node (KILL=) to the runner noticing
@@ -18,7 +20,14 @@ CHECK_SKIP=""
 note() { echo "# $*"; }
 fail() { echo "# FAIL: $*"; CHECK_FAILS=$((CHECK_FAILS + 1)); return 1; }
 skip() { CHECK_SKIP=${1:-skipped}; return 0; }
-case_dir() { case $1 in a) echo "$CASE_DIR_A" ;; b) echo "$CASE_DIR_B" ;; *) echo "/nonexistent-node-$1" ;; esac; }
+case_dir() {
+	case $1 in
+	a) echo "$CASE_DIR_A" ;;
+	b) echo "$CASE_DIR_B" ;;
+	[c-h]) if [[ " ${CASE_NODES:-a b} " == *" $1 "* ]]; then echo "$CASE_BOOT_DIR/$1/cases/$CASE_NUM"; else echo "/nonexistent-node-$1"; fi ;;
+	*) echo "/nonexistent-node-$1" ;;
+	esac
+}
 out() { echo "$(case_dir "$1")/stdout"; }
 err() { echo "$(case_dir "$1")/stderr"; }
 file() { echo "$(case_dir "$1")/$2"; }
@@ -63,5 +72,5 @@ assert_no_qemu() {
 	[ -z "$left" ] || fail "qemu processes of this run still alive: $left"
 }
 
-# The check of a case that defines none: both nodes exited 0.
-default_check() { assert_rc a 0; assert_rc b 0; }
+# The check of a case that defines none: every node exited 0.
+default_check() { local n; for n in ${CASE_NODES:-a b}; do assert_rc "$n" 0; done; }

@@ -18,6 +18,16 @@ GUEST_TMPFS_DIRS="/tmp /run /var/tmp"
 VM_PACKAGES=(qemu-system-x86 busybox-static kmod cpio rdma-core ibverbs-providers ibverbs-utils perftest
 	iproute2 nftables python3)
 
+# Nodes are named a, b, c, ... (rank 0, 1, 2, ...): two are cabled back to back, more hang off one switch
+# (lib/switch.py). VM_NODES is a property of the boot, as VM_RAILS is.
+VM_NODES=${VM_NODES:-2}
+VM_MAX_NODES=8
+node_names() { local n=${1:-$VM_NODES} names=(a b c d e f g h); echo "${names[@]:0:$n}"; }   # N -> "a b c ..."
+node_index() { local letters=abcdefgh; local p=${letters%%"$1"*}; echo "${#p}"; }           # c -> 2
+# The boot timeout for this boot's nodes: ROCE_VM_BOOT_TIMEOUT is for a pair; N nodes share the same cores,
+# so each boots about N/2 times slower.
+boot_timeout() { echo $((ROCE_VM_BOOT_TIMEOUT * (VM_NODES > 2 ? VM_NODES : 2) / 2)); }
+
 log() { echo "roce-vm: $*" >&2; }
 die() { log "$*"; exit 125; }
 
