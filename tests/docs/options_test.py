@@ -21,16 +21,8 @@ MAN = os.path.join(SRC, "man", "roce-doctor.1")
 ARGP_OWN = {"-?", "-V", "--usage", "--version"}
 OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*|-[A-Za-z?])(?![\w-])")
 
-n = failed = 0
-
-
-def tap(ok, name, why=()):
-    global n, failed
-    n += 1
-    failed += not ok
-    print(("ok" if ok else "not ok") + (" %d %s" if name.startswith("#") else " %d - %s") % (n, name))
-    for line in why:
-        print("# " + line)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "lib"))
+from tap import plan, tap  # noqa: E402
 
 
 def run(*args):
@@ -178,8 +170,7 @@ def main():
                 why.append("%s completion offers %s for %s, %s --help does not list it" % (sh, o, c, c))
         tap(not why, "%s: --help, help %s, the man page and the %s completions list the same options"
             % (c, c, "/".join(shells) or "(no shell)"), why)
-    print("1..%d" % n)
-    return 1 if failed else 0
+    return plan()
 
 
 sys.exit(main())

@@ -17,16 +17,8 @@ SRC = sys.argv[1]
 README = sys.argv[2] if len(sys.argv) > 2 else os.path.join(SRC, "README.md")
 MAX_LINES, MAX_COLUMNS, SCREEN = 300, 100, 40
 LINK = re.compile(r"(?<!!)\[((?:[^\[\]]|\[[^\]]*\])+)\]\(([^)\s]+)\)")
-n = failed = 0
-
-
-def tap(ok, name, why=()):
-    global n, failed
-    n += 1
-    failed += not ok
-    print(("ok %d - %s" if ok else "not ok %d - %s") % (n, name))
-    for line in why:
-        print("# " + line)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "lib"))
+from tap import plan, tap  # noqa: E402
 
 
 def slug(heading):
@@ -112,5 +104,4 @@ with tempfile.TemporaryDirectory() as tmp:
 dead, seen = dead_links([README] + sorted(glob.glob(os.path.join(SRC, "docs", "*.md"))), README)
 tap(seen > 0 and not dead, "every relative link of README.md and docs/*.md (%d) names a file and heading there"
     % seen, dead)
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+sys.exit(plan())
