@@ -10,6 +10,14 @@
 
 #include "output/mesh_text.h"
 
+/* A rate as people read it: one decimal from 10 Gb/s up (394.2), three significant digits below, so the
+ * links of a slow fabric or of Soft-RoCE (0.0123) never all print as 0.0. */
+static const char *gbps_text(double gbps, char *buf, size_t size)
+{
+	snprintf(buf, size, gbps >= 10 ? "%.1f" : "%.3g", gbps);
+	return buf;
+}
+
 static long long integer(const json_t *o, const char *key)
 {
 	return json_integer_value(json_object_get(o, key));
@@ -139,13 +147,13 @@ static void print_list(FILE *out, const json_t *doc, const char *which, const ch
 		node_name(doc, integer(r, "b"), b, sizeof(b));
 		rail_name(doc, integer(r, "a"), integer(r, "rail"), rail, sizeof(rail));
 		if (strcmp(which, "slow") == 0) {
-			char dev[80] = "", peer[300];
+			char dev[80] = "", peer[300], g1[32], g2[32];
 
 			rail_cmd(doc, integer(r, "a"), integer(r, "b"), integer(r, "rail"), dev, sizeof(dev), peer, sizeof(peer));
 			/* counters takes the port as its argument, bw as -d */
-			fprintf(out, "  %s -> %s, %s: %.1f Gb/s, below %.1f Gb/s; to see it again, on %s: roce-doctor "
+			fprintf(out, "  %s -> %s, %s: %s Gb/s, below %s Gb/s; to see it again, on %s: roce-doctor "
 				"counters%s%s, roce-doctor bw%s%s -D 10 %s (roce-doctor serve on %s)\n", a, b, rail,
-				number(r, "gbps"), number(r, "floor_gbps"), a, dev[0] ? " " : "", dev, dev[0] ? " -d " : "",
+				gbps_text(number(r, "gbps"), g1, sizeof(g1)), gbps_text(number(r, "floor_gbps"), g2, sizeof(g2)), a, dev[0] ? " " : "", dev, dev[0] ? " -d " : "",
 				dev, peer, b);
 		}
 		else
@@ -195,7 +203,7 @@ static void print_matrix(FILE *out, const json_t *doc, const json_t *m)
 		fprintf(out, "  %3zu", a);
 		for (size_t b = 0; b < n; b++) {
 			const json_t *c = json_array_get(results, (size_t)json_integer_value(json_array_get(row, b)));
-			char v[16];
+			char v[48], g[32];
 
 			if (!json_is_integer(json_array_get(row, b)) || !c)
 				snprintf(v, sizeof(v), ".");
@@ -204,8 +212,8 @@ static void print_matrix(FILE *out, const json_t *doc, const json_t *m)
 			else if (strcmp(text(c, "state"), "not_run") == 0)
 				snprintf(v, sizeof(v), "-");
 			else
-				snprintf(v, sizeof(v), "%.1f%s", number(c, "gbps"), json_is_true(json_object_get(c, "slow")) ?
-					 "*" : "");
+				snprintf(v, sizeof(v), "%s%s", gbps_text(number(c, "gbps"), g, sizeof(g)),
+					 json_is_true(json_object_get(c, "slow")) ? "*" : "");
 			fprintf(out, " %7s", v);
 		}
 		fputc('\n', out);
@@ -248,12 +256,14 @@ static void plot_rail(FILE *f, const json_t *doc, long long k, int x0)
 	long long n = integer(doc, "size");
 	const json_t *r;
 	double best = 0;
+	char g[32];
 	size_t i;
 
 	json_array_foreach(json_object_get(doc, "results"), i, r)
 		if (integer(r, "rail") == k && number(r, "gbps") > best)
 			best = number(r, "gbps");
-	fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"14\">rail %lld (best %.1f Gb/s)</text>\n", x0, k, best);
+	fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"14\">rail %lld (best %s Gb/s)</text>\n", x0, k,
+		gbps_text(best, g, sizeof(g)));
 	for (long long a = 0; a < n; a++)
 		fprintf(f, "<rect x=\"%d\" y=\"%lld\" width=\"%d\" height=\"%d\" fill=\"#eee\"/>\n", x0, MARGIN + a * CELL,
 			(int)(n * CELL), CELL);
@@ -269,8 +279,8 @@ static void plot_rail(FILE *f, const json_t *doc, long long k, int x0)
 		else
 			snprintf(fill, sizeof(fill), "%s", strcmp(state, "failed") == 0 ? "#555" : "#fff");
 		if (strcmp(state, "measured") == 0)
-			snprintf(title, sizeof(title), "%lld-%lld rail %lld: %.1f Gb/s%s", integer(r, "a"), integer(r, "b"), k,
-				 number(r, "gbps"), slow ? " (odd)" : "");
+			snprintf(title, sizeof(title), "%lld-%lld rail %lld: %s Gb/s%s", integer(r, "a"), integer(r, "b"), k,
+				 gbps_text(number(r, "gbps"), g, sizeof(g)), slow ? " (odd)" : "");
 		else
 			snprintf(title, sizeof(title), "%lld-%lld rail %lld: %s", integer(r, "a"), integer(r, "b"), k, state);
 		for (int half = 0; half < 2; half++) {

@@ -121,6 +121,24 @@ static void text_names_links_node_and_commands(void)
 	json_decref(doc);
 }
 
+/* Soft-RoCE or a crippled fabric: rates under 1 Gb/s keep their digits, never all "0.0" */
+static void slow_rates_keep_their_digits(void)
+{
+	json_t *doc;
+	char *t;
+
+	setup();
+	for (size_t i = 0; i < count; i++)
+		res[i].gbps /= 2000;      /* 46 Mb/s and 23 Mb/s: what rxe gives under TCG */
+	doc = doc_of();
+	t = text_of(doc);
+	CHECK(t && strstr(t, ": 0.0232 Gb/s, below 0.0416 Gb/s; to see it again"));
+	CHECK(t && strstr(t, "\n    5 0.0232* 0.0232* 0.0232* 0.0232* 0.0232*       . 0.0232*       -\n"));
+	CHECK(t && !strstr(t, " 0.0 Gb/s"));
+	free(t);
+	json_decref(doc);
+}
+
 static void svg_marks_odd_and_unmeasured_cells(void)
 {
 	char path[] = "/tmp/mesh_report_test_XXXXXX", why[300], *svg;
@@ -200,6 +218,7 @@ int main(int argc, char **argv)
 	binary = argc > 1 ? argv[1] : NULL;
 	RUN(document_judges);
 	RUN(text_names_links_node_and_commands);
+	RUN(slow_rates_keep_their_digits);
 	RUN(svg_marks_odd_and_unmeasured_cells);
 	RUN(suggested_commands_parse);
 	TAP_DONE();
