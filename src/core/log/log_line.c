@@ -293,7 +293,7 @@ static size_t time_prefix(const char *s, size_t len, struct log_origin *o)
 	/* mpirun --timestamp-output: ctime's "Sat Nov 28 09:56:16 2026" glued to its tag ("[1,0]<stderr>:") */
 	if (len > 24 && s[3] == ' ' && s[19] == ' ' && digits(s + 20, 4, 4) == 4 && (s[24] == '[' || s[24] == ' '))
 		for (size_t d = 0; d < 21; d += 3)
-			if (memcmp(s, "SunMonTueWedThuFriSat" + d, 3) == 0)
+			if (memcmp(s, &"SunMonTueWedThuFriSat"[d], 3) == 0)
 				return time_prefix(s + 4, 16, o) == 16 ? 24 + (s[24] == ' ') : 0;
 	/* "Nov 24 21:25:56 " */
 	if (len < 16 || s[3] != ' ' || s[6] != ' ' || s[9] != ':' || s[12] != ':' || s[15] != ' ')
