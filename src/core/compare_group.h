@@ -99,6 +99,10 @@ int compare_ports(const struct compare_ctx *c);
 int compare_gid(const struct compare_ctx *c);
 int compare_addresses(const struct compare_ctx *c);
 int compare_nccl(const struct compare_ctx *c);
+/* Whether compare_qos judges a node's NCCL_IB_TC or NCCL_IB_FIFO_TC itself (compare.traffic_class, which needs
+ * some node's DCB settings; compare.fifo_tc, always), so compare.nccl_settings leaves the name to it: one
+ * difference, one finding. */
+bool compare_qos_judges_setting(const struct compare_ctx *c, const char *name);
 int compare_qos(const struct compare_ctx *c);         /* compare.pfc, .trust, .dscp_map, .traffic_class, .roce_tos,
                                                         * .forced_tc, .fifo_tc: core/qos/ */
 int compare_check_summary(const struct compare_ctx *c);

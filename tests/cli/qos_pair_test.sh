@@ -56,6 +56,8 @@ expect "compare, NCCL_IB_TC unset on one node: compare.traffic_class names it" 1
 	-- compare "$S/tc-unset.json" "$S/pfc3.json"
 grep -qE 'on [^ ]*tc-unset\.json \(0\): `export NCCL_IB_TC=106`' "$out"
 result "... with export NCCL_IB_TC=106 on it" $?
+! grep -qE '^  (WARN|INFO) +compare\.nccl_settings +NCCL_IB_TC' "$out"
+result "... and only there: compare.nccl_settings leaves NCCL_IB_TC to it (one difference, one finding)" $?
 
 # the other classes: rdma_cm's ToS, a forced class and NCCL_IB_FIFO_TC set on one node only (qos-peer-tos)
 snap "$FIXTURES/qos-peer-tos" "$S/tos.json"
@@ -65,8 +67,9 @@ run --json compare "$S/pfc3.json" "$S/tos.json"
 	[ "$(fields compare.forced_tc | cut -d'|' -f1)" = "info" ] &&
 	fields compare.forced_tc | grep -qF "on $S/pfc3.json (none): \`echo 106 > /sys/class/infiniband/mlx5_1/tc/1/traffic_class\`" &&
 	[ "$(fields compare.fifo_tc | cut -d'|' -f1)" = "warn" ] &&
-	fields compare.fifo_tc | grep -qF "on $S/tos.json (0): \`unset NCCL_IB_FIFO_TC\`"
-result "compare, rdma_cm's ToS, a forced class and NCCL_IB_FIFO_TC on one node: each named, with its command" $?
+	fields compare.fifo_tc | grep -qF "on $S/tos.json (0): \`unset NCCL_IB_FIFO_TC\`" &&
+	! fields compare.nccl_settings | grep -q NCCL_IB_FIFO_TC
+result "compare, rdma_cm's ToS, a forced class and NCCL_IB_FIFO_TC on one node: each named once, with its command" $?
 run --json compare "$S/pfc3.json" "$S/pfc3-twin.json"
 [ "$(fields compare.roce_tos)" = "ok||" ] && [ "$(fields compare.forced_tc)" = "ok||" ] && [ "$(fields compare.fifo_tc)" = "ok||" ]
 result "... and nothing set on either: one ok each" $?

@@ -343,6 +343,11 @@ static bool any_dcb(const struct compare_ctx *c)
 	return false;
 }
 
+bool compare_qos_judges_setting(const struct compare_ctx *c, const char *name)
+{
+	return strcmp(name, "NCCL_IB_FIFO_TC") == 0 || (strcmp(name, "NCCL_IB_TC") == 0 && any_dcb(c));
+}
+
 int compare_qos(const struct compare_ctx *c)
 {
 	const char **keys = calloc(c->n ? c->n : 1, sizeof(*keys));
