@@ -88,13 +88,13 @@ bool nccl_hca_names_port(const struct check_input *in, const struct rdma_device 
  * left to carry the job. A port NCCL_IB_HCA leaves out is excluded. */
 enum port_part { PORT_PART_USED, PORT_PART_SPARE, PORT_PART_EXCLUDED };
 enum port_part input_port_part(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p);
-/* The ports whose every finding counts: input_port_part() is PORT_PART_USED. */
 /* An ACTIVE Ethernet port with no routable GID (no address) that NCCL_IB_HCA does not name, beside ports that
  * carry the job. The host cannot tell a rail that lost its address from a port for other traffic: NCCL_IB_HCA
  * naming the port says it is a rail (a failure); otherwise it is the port gid --suggest and nccl-env leave out,
  * and a warning (NCCL still opens it unless told not to), not a failure that drains a working node. */
 bool input_port_unaddressed_spare(const struct check_input *in, const struct rdma_device *d,
 				  const struct rdma_port *p);
+/* The ports whose every finding counts: input_port_part() is PORT_PART_USED. */
 bool input_port_checked(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p);
 
 /* A RoCE port NCCL can use: Ethernet, ACTIVE, and a RoCE v2 GID of the family. */

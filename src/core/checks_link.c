@@ -22,20 +22,26 @@ static const struct netdev *port_netdev(const struct host *h, const struct rdma_
 	return p->netdev[0] ? host_find_netdev(h, p->netdev) : NULL;
 }
 
-/* Whether NCCL opens any selected port of the host: then a down one is a spare, not the job's only way out. */
-static bool any_port_in_use(const struct check_input *in)
+/* Whether NCCL opens port p (it has a routable GID of some family). */
+static bool port_in_use(const struct check_input *in, const struct rdma_port *p)
 {
-	const struct host *h = in->host;
 	char why[8];
 
-	for (size_t i = 0; i < h->device_count; i++)
-		for (size_t j = 0; j < h->devices[i].port_count; j++) {
-			const struct rdma_port *p = &h->devices[i].ports[j];
+	return gid_port_use(p, port_netdev(in->host, p), why, sizeof(why)) == PORT_IN_USE;
+}
 
-			if (input_port_selected(in, &h->devices[i], p) &&
-			    gid_port_use(p, port_netdev(h, p), why, sizeof(why)) == PORT_IN_USE)
+/* Whether some selected port of the host passes test: then a port that fails is a spare, not the job's only way
+ * out. */
+static bool any_selected_port(const struct check_input *in,
+			      bool (*test)(const struct check_input *in, const struct rdma_port *p))
+{
+	const struct host *h = in->host;
+
+	for (size_t i = 0; i < h->device_count; i++)
+		for (size_t j = 0; j < h->devices[i].port_count; j++)
+			if (input_port_selected(in, &h->devices[i], &h->devices[i].ports[j]) &&
+			    test(in, &h->devices[i].ports[j]))
 				return true;
-		}
 	return false;
 }
 
@@ -46,7 +52,7 @@ enum port_part input_port_part(const struct check_input *in, const struct rdma_d
 	if (!input_port_selected(in, d, p))
 		return PORT_PART_EXCLUDED;
 	if (p->link_layer != LINK_LAYER_ETHERNET || gid_port_use(p, port_netdev(in->host, p), why, sizeof(why)) != PORT_DOWN ||
-	    nccl_hca_names_port(in, d, p) || !any_port_in_use(in))
+	    nccl_hca_names_port(in, d, p) || !any_selected_port(in, port_in_use))
 		return PORT_PART_USED;
 	return PORT_PART_SPARE;
 }
@@ -60,12 +66,7 @@ bool input_port_unaddressed_spare(const struct check_input *in, const struct rdm
 	    gid_port_use(p, port_netdev(in->host, p), why, sizeof(why)) != PORT_NO_ADDRESS || nccl_hca_names_port(in, d, p))
 		return false;
 	/* beside a port with a GID of the checked family: the job has a way out without this one */
-	for (size_t i = 0; i < in->host->device_count; i++)
-		for (size_t j = 0; j < in->host->devices[i].port_count; j++)
-			if (input_port_selected(in, &in->host->devices[i], &in->host->devices[i].ports[j]) &&
-			    port_usable(in, &in->host->devices[i].ports[j]))
-				return true;
-	return false;
+	return any_selected_port(in, port_usable);
 }
 
 bool input_port_checked(const struct check_input *in, const struct rdma_device *d, const struct rdma_port *p)
