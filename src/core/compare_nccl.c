@@ -146,12 +146,14 @@ static int compare_settings(const struct compare_ctx *c)
 	}
 	for (size_t i = 0; i < c->n; i++)
 		for (size_t j = 0; c->nodes[i].nccl_known && j < c->nodes[i].nccl_count; j++)
-			if (c->nodes[i].nccl[j].name && !compare_qos_judges_setting(c, c->nodes[i].nccl[j].name))
+			if (c->nodes[i].nccl[j].name)
 				items[count++] = (struct setting_item){ c->nodes[i].nccl[j].name, c->nodes[i].nccl[j].value, i };
 	qsort(items, count, sizeof(*items), setting_order);
 	for (size_t start = 0, end; ret >= 0 && start < count; start = end) {
 		for (end = start + 1; end < count && strcmp(items[end].name, items[start].name) == 0; end++)
 			;
+		if (compare_qos_judges_setting(c, items[start].name))
+			continue;   /* once per name: it may look at every node's ports */
 		names++;
 		if (differing >= NAMES_SHOWN) {
 			/* past the findings shown, only counted: set on fewer than all, or to two values */
