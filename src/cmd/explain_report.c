@@ -47,13 +47,15 @@ static json_t *rank_ref(const struct log_rank *r)
 			 json_null(), "file", r->file_name, "name", name);
 }
 
-/* A rank's first failure: its id, file and line there, time (null when the log has none), the peer and HCA. */
+/* A rank's first failure: its id, the failure after it that it explains (a warning's), file and line there,
+ * time (null when the log has none), the peer and HCA. */
 static json_t *failure_json(const struct log_rank *r)
 {
 	if (!r->failure || r->failure->severity <= SEVERITY_INFO)
 		return json_null();
-	return json_pack("{s:s, s:s, s:b, s:s, s:I, s:o, s:o, s:o}", "id", r->failure->id, "severity",
-			 severity_name(r->failure->severity), "effect", r->failure_effect, "file",
+	return json_pack("{s:s, s:s, s:b, s:o, s:s, s:I, s:o, s:o, s:o}", "id", r->failure->id, "severity",
+			 severity_name(r->failure->severity), "effect", r->failure_effect, "explains",
+			 r->failure_explains ? json_string(r->failure_explains->id) : json_null(), "file",
 			 r->failure_file[0] ? r->failure_file : r->file_name, "line", (json_int_t)r->failure_line,
 			 "time", r->failure_time[0] ? json_string(r->failure_time) : json_null(), "peer",
 			 r->peer[0] ? json_string(r->peer) : json_null(), "hca",

@@ -70,6 +70,8 @@ static void print_first_failure(FILE *out, const json_t *doc)
 	json_array_foreach(problems, i, v)
 		if (strcmp(str(v, "id"), str(f, "id")) == 0)
 			fprintf(out, "  > %s\n  %s\n", str(v, "quote"), str(v, "message"));
+	if (json_is_string(json_object_get(f, "explains")))
+		fprintf(out, "  the cause of %s after it on that rank\n", str(f, "explains"));
 	if (json_is_true(json_object_get(f, "effect")))
 		fprintf(out, "  cause: not in these logs: %s follows another rank's failure; give explain every "
 			"rank's log (the failing rank's may be missing, or it died without a word: dmesg, the "

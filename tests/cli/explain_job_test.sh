@@ -97,6 +97,21 @@ run --json explain "$scratch/two-hca.log"
 py 'd["ranks"][1]["first_failure"]["hca"] == "mlx5_3" and d["ranks"][1]["name"] == "node-b rank 1"'
 result "NCCL >= 2.19's 'hca mlx5_3' at the end of the line is the HCA" $?
 
+# --- a warning whose cause a later failure of its rank is ranks as that failure's cause; one beside the
+# point does not (the real H100 logs: no RDMA device, NCCL_NET=IB forced; no RDMA device, the same GPU twice)
+gpu=$src/tests/logs/h100-nccl-2.28.9
+run --json explain "$gpu/nccl-net-ib-forced.log"
+py 'd["first_failure"]["id"] == "log.nccl.ib_no_device" and d["first_failure"]["explains"] == "log.nccl.no_net_plugin"
+    and d["first_failure"]["severity"] == "warn" and not d["first_failure"]["effect"]'
+result "NCCL_NET=IB forced: 'No device found' is the first failure, explaining the NET plugin failure" $?
+run --json explain "$gpu/nccl-dup-gpu-r0.log"
+py 'd["first_failure"]["id"] == "log.nccl.duplicate_gpu" and d["first_failure"]["explains"] is None'
+result "no RDMA device beside a duplicate GPU: the duplicate GPU stays the first failure" $?
+run explain "$gpu/nccl-net-ib-forced.log" "$gpu/nccl-dup-gpu-r1.log"
+first "first failure: vm rank 0 ($gpu/nccl-net-ib-forced.log line 7): log.nccl.ib_no_device" &&
+	grep -qx '  the cause of log.nccl.no_net_plugin after it on that rank' "$out"
+result "text: the warning first, and the failure it explains" $?
+
 # --- bounded: 4100 ranks, the lines of those past 4096 counted
 python3 -c 'import sys
 for r in range(4100): print(f"{r}: node-{r}:1:1 [0] NCCL INFO NCCL version 2.28.9+cuda13.0")' > "$scratch/many.log"

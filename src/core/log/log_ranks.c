@@ -304,11 +304,69 @@ static void word_after(char *out, size_t size, const char *text, size_t len, con
 	}
 }
 
-/* 0: a fatal cause, 1: a fatal effect, 2: a warning's cause, 3: a warning's effect. A fatal error outranks
- * a warning that is true but beside the point (no IB device on a host whose failure is elsewhere). */
-static int kind(const struct log_pattern *p, bool effect)
+/* Warnings whose cause makes a later failure of the same rank happen, with the failures they explain:
+ * that failure is what the warning's cause looks like a few lines on, so the warning is the rank's first
+ * failure (libibverbs with no provider lists no device: rdma_getaddrinfo then says "No such device"). A
+ * pair is listed only where the program's code goes from the one to the other. */
+static const char *const no_device_failures[] = {
+	"log.rdmacm.call_failed", "log.rdmacm.event_error", "log.perftest.no_devices", "log.perftest.device_not_found",
+	"log.perftest.no_context", "log.roce_doctor.no_device", "log.verbs.device_list_failed",
+	"log.ucx.device_unavailable", "log.nccl.no_net_plugin", NULL
+};
+/* NCCL_NET=IB forced with no IB transport: plugin/net.cc finds no net of that name and fails */
+static const char *const no_ib_failures[] = { "log.nccl.no_net_plugin", NULL };
+/* registrations (and the queues' buffers) past RLIMIT_MEMLOCK fail with ENOMEM */
+static const char *const memlock_failures[] = {
+	"log.nccl.reg_mr", "log.nccl.reg_mr_nomem", "log.nccl.create_qp", "log.perftest.alloc_mr",
+	"log.perftest.create_qp", "log.roce_doctor.memlock", "log.ucx.memlock", NULL
+};
+static const struct {
+	const char *warning;
+	const char *const *failures;
+} explainers[] = {
+	{ "log.verbs.no_provider", no_device_failures },
+	{ "log.nccl.ib_no_device", no_ib_failures },
+	{ "log.nccl.ibverbs_missing", no_ib_failures },
+	{ "log.nccl.ib_disabled", no_ib_failures },
+	{ "log.accelerate.ib_disabled", no_ib_failures },
+	{ "log.nccl.net_plugin_missing", no_ib_failures },
+	{ "log.verbs.memlock_low", memlock_failures },
+};
+
+/* The failures warning explains, NULL when it explains none. */
+static const char *const *explained_by(const struct log_pattern *warning)
 {
-	return (p->severity == SEVERITY_FAIL ? 0 : 2) + (effect ? 1 : 0);
+	for (size_t i = 0; warning->severity == SEVERITY_WARN && i < sizeof(explainers) / sizeof(explainers[0]); i++)
+		if (strcmp(explainers[i].warning, warning->id) == 0)
+			return explainers[i].failures;
+	return NULL;
+}
+
+bool log_warning_explains(const struct log_pattern *warning, const struct log_pattern *failure)
+{
+	const char *const *failures = explained_by(warning);
+
+	for (; failures && *failures; failures++)
+		if (strcmp(*failures, failure->id) == 0)
+			return true;
+	return false;
+}
+
+/* 0: a fatal cause, or a warning that explains a failure after it; 1: a fatal effect; 2: a warning that
+ * can explain a failure; 3: another warning's cause; 4: a warning's effect. A fatal error outranks a
+ * warning that is true but beside the point (no IB device on a host whose failure is elsewhere). */
+static int kind(const struct log_pattern *p, bool effect, const struct log_pattern *explains)
+{
+	if (explains)
+		return 0;
+	if (p->severity == SEVERITY_FAIL)
+		return effect ? 1 : 0;
+	return explained_by(p) ? 2 : effect ? 4 : 3;
+}
+
+static int rank_kind(const struct log_rank *it)
+{
+	return kind(it->failure, it->failure_effect, it->failure_explains);
 }
 
 void log_ranks_problem(struct log_ranks *r, const struct log_pattern *p, const char *text, size_t len,
@@ -324,10 +382,16 @@ void log_ranks_problem(struct log_ranks *r, const struct log_pattern *p, const c
 	if (r->current < 0)
 		return;
 	it = &r->items[r->current];
+	/* a warning kept as its failure whose cause this failure is: the warning stays, as a cause */
+	if (it->failure && !it->failure_explains && log_warning_explains(it->failure, p)) {
+		it->failure_explains = p;
+		return;
+	}
 	/* its first failure of the best kind (a later one of the same kind adds nothing) */
-	if (it->failure && kind(it->failure, it->failure_effect) <= kind(p, effect))
+	if (it->failure && rank_kind(it) <= kind(p, effect, NULL))
 		return;
 	it->failure = p;
+	it->failure_explains = NULL;
 	it->failure_effect = effect;
 	it->failure_line = scan_line;   /* counted within its file already */
 	snprintf(it->failure_file, sizeof(it->failure_file), "%s", r->file_name);
@@ -385,7 +449,7 @@ void log_ranks_fact(struct log_ranks *r, const char *name, const char *value, un
  * else in the order they were read. */
 static bool before(const struct log_rank *a, const struct log_rank *b)
 {
-	int ka = kind(a->failure, a->failure_effect), kb = kind(b->failure, b->failure_effect);
+	int ka = rank_kind(a), kb = rank_kind(b);
 
 	if (ka != kb)
 		return ka < kb;
@@ -405,10 +469,11 @@ void log_ranks_finish(struct log_ranks *r, const struct log_scan *scan)
 		    hit->pattern->severity != SEVERITY_FAIL || hit->rank_count != 1)
 			continue;
 		it = &r->items[hit->ranks[0]];
-		if (it->failure && kind(it->failure, it->failure_effect) <= kind(hit->pattern, false))
+		if (it->failure && rank_kind(it) <= kind(hit->pattern, false, NULL))
 			continue;
 		it->failure = hit->pattern;
 		it->failure_effect = false;
+		it->failure_explains = NULL;
 		it->failure_line = hit->line_count ? hit->lines[0] : 0;
 		snprintf(it->failure_file, sizeof(it->failure_file), "%s", it->file_name);
 		it->failure_seq = ++r->seq;

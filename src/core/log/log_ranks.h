@@ -5,7 +5,9 @@
  * names) and the facts that must agree across a job. At the end the job's first failure is chosen: a fatal
  * cause before a fatal effect ("Connection closed by remote peer", a watchdog timeout, "remote process
  * exited" on other ranks follow one rank's fatal error) before warnings, then the earliest by time where the
- * lines have times, else in the order read. Memory: LOG_RANKS_MAX summaries, whatever the number of lines. */
+ * lines have times, else in the order read. A warning that explains a later failure of its rank (no verbs
+ * provider, then "No such device") counts as a fatal cause, in that failure's place. Memory: LOG_RANKS_MAX
+ * summaries, whatever the number of lines. */
 #ifndef ROCE_DOCTOR_LOG_RANKS_H
 #define ROCE_DOCTOR_LOG_RANKS_H
 
@@ -33,6 +35,7 @@ struct log_rank {
 	char last_time[40];
 	const struct log_pattern *failure;   /* its first cause, else its first problem */
 	bool failure_effect;
+	const struct log_pattern *failure_explains;   /* a warning's: the failure after it that it explains */
 	unsigned long failure_line;   /* in failure_file */
 	char failure_file[160];       /* the file of that line: a rank's lines may be in two (stdout, stderr) */
 	unsigned long failure_seq;    /* the order in which failures were read, for logs without times */
@@ -104,6 +107,8 @@ struct log_scan;
 
 /* Chooses r->first, once the scan's causes are derived (a cause that names its rank counts for it). */
 void log_ranks_finish(struct log_ranks *r, const struct log_scan *scan);
+/* Whether the cause of warning makes failure happen (a later failure of the same rank is its effect). */
+bool log_warning_explains(const struct log_pattern *warning, const struct log_pattern *failure);
 /* Whether problem id is an effect of another rank's failure rather than a cause. */
 bool log_problem_is_effect(const char *id);
 /* "node-b rank 2", "rank 2", "vm pid 1068", or the file name: for messages. */
