@@ -64,6 +64,23 @@ run explain "$scratch/gid-ib.log"
 printf '%s\n' 'node-b:2210:2266 [0] NCCL INFO NET/IB: Dev 0 Port 1 qpn 2412 mtu 3 GID 3 (0/C80A5A0AFFFF0000)' > "$scratch/gid3.log"
 run explain "$scratch/gid3.log"
 [ "$rc" -eq 0 ] && ! grep -q link_local_gid "$out"; result "a routable GID (::ffff:10.90.10.200 at index 3) is no finding" $?
+# NCCL_IB_HCA naming no HCA: the real H100 log (mlx5_O, the letter), then a job whose other rank found mlx5_0
+first_problem "$logs/h100-nccl-2.28.9/nccl-ib-hca-typo.log" log.nccl.ib_hca_matches_none 1 &&
+	grep -q "NCCL_IB_HCA=mlx5_O matched no RDMA device .*('mlx5_O' has a letter where the device number goes)" "$out" &&
+	grep -qx '        fix: ibv_devices    # on that node: the HCA names NCCL_IB_HCA must match' "$out"
+result "NCCL_IB_HCA=mlx5_O and 'No device found': the name matched nothing, the letter O named" $?
+printf '%s\n' 'node-a:2210:2251 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [RO]; OOB eth0:10.0.0.1<0>' \
+	'node-b:3310:3351 [0] NCCL INFO NCCL_IB_HCA set to mlx5_7' 'node-b:3310:3351 [0] NCCL INFO NET/IB : No device found.' \
+	> "$scratch/hca-none.log"
+first_problem "$scratch/hca-none.log" log.nccl.ib_hca_matches_none 1 &&
+	grep -q 'at all; a rank of this job that found its HCAs uses \[0\]mlx5_0:1/RoCE (line 1)\. NCCL then' "$out" &&
+	! grep -q 'has a letter' "$out"
+result "NCCL_IB_HCA=mlx5_7 where another rank uses mlx5_0: that rank's HCAs named" $?
+printf '%s\n' 'node-b:3310:3351 [0] NCCL INFO NCCL_IB_HCA set to mlx5_0' \
+	'node-b:3310:3351 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [RO]; OOB eth0:10.0.0.2<0>' > "$scratch/hca-ok.log"
+run explain "$scratch/hca-ok.log"
+[ "$rc" -eq 0 ] && ! grep -q ib_hca_matches_none "$out"
+result "NCCL_IB_HCA that matched a device: no finding" $?
 two=$logs/gpu-2rank
 first_problem "$two/torch-watchdog-skipped-collective.log" log.torch.skipped_collective 2 &&
 	grep -q 'rank 1 never issued collective 2, which rank 0 issued' "$out" && grep -q 'An application bug, not the network' "$out"

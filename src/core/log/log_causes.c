@@ -17,7 +17,7 @@
 #define RANKS_MAX 4096   /* ranks told apart by the init rule; a larger job's higher ranks are not listed */
 #define RANKS_SHOWN 16
 
-enum { CAUSE_SKIPPED, CAUSE_INIT, CAUSE_LINK_LOCAL, CAUSE_TOO_LITTLE, CAUSE_RANKS_DIFFER };
+enum { CAUSE_SKIPPED, CAUSE_INIT, CAUSE_LINK_LOCAL, CAUSE_HCA_NONE, CAUSE_TOO_LITTLE, CAUSE_RANKS_DIFFER };
 
 const struct log_pattern log_cause_patterns[] = {
 	[CAUSE_SKIPPED] = { "log.torch.skipped_collective", SEVERITY_FAIL, "(derived)", NULL,
@@ -30,6 +30,10 @@ const struct log_pattern log_cause_patterns[] = {
 	  "NCCL's local GID (net_ib.cc \"localGid %s\" to 2.19, \"GID %ld (%lX/%lX)\" 2.4 on) in fe80::/10 on a RoCE "
 	  "port, with NCCL_IB_GID_INDEX from param.cc or the NCCL version's default", "", "gid.env,gid.rocev2", "", NULL,
 	  NULL, NULL },
+	[CAUSE_HCA_NONE] = { "log.nccl.ib_hca_matches_none", SEVERITY_WARN, "(derived)", NULL,
+	  "NCCL param.cc \"NCCL_IB_HCA set by environment to %s\" (\"set to\" in 2.28) before net_ib's \"NET/IB : "
+	  "No device found.\" (real: tests/logs/h100-nccl-2.28.9), and other ranks' \"NET/IB : Using\"", "",
+	  "nccl.ib_hca,rdma.devices", "", NULL, NULL, NULL },
 	[CAUSE_TOO_LITTLE] = { "log.too_little", SEVERITY_WARN, "(derived)", NULL,
 	  "a log with no line of NCCL, PyTorch, perftest, libibverbs or roce-doctor that explain reads", "", "", "",
 	  NULL, NULL, NULL },
@@ -315,6 +319,58 @@ static bool link_local_gid(const struct log_scan *scan, struct log_hit *hit)
 	return true;
 }
 
+/* ---- NCCL_IB_HCA naming no HCA this host has ---- */
+
+/* The names of list ("mlx5_0:1,mlx5_O", after NCCL's '^' and '=') whose device number is not a number:
+ * "mlx5_O" (the letter O), into out. */
+static void misspelt(char *out, size_t size, const char *list)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (const char *at = list + strspn(list, "^="); *at; at += strspn(at, ",")) {
+		size_t n = strcspn(at, ",:"), end = strcspn(at, ",");
+		const char *under = memrchr(at, '_', n);
+
+		if (under && under + 1 < at + n && strspn(under + 1, "0123456789") != (size_t)(at + n - under - 1) &&
+		    o < size)
+			o += (size_t)snprintf(out + o, size - o, "%s'%.*s'", o ? ", " : "", (int)n, at);
+		at += end;
+	}
+}
+
+static bool ib_hca_matches_none(const struct log_scan *scan, struct log_hit *hit)
+{
+	const struct log_fact *env = fact(scan, "environment", "NCCL_IB_HCA="), *others = fact(scan, "ib_devices", NULL);
+	const char *list;
+	char typo[160], used[200] = "";
+	unsigned long none = 0;
+
+	for (size_t i = 0; i < scan->hit_count && !none; i++)
+		if (strcmp(scan->hits[i].pattern->id, "log.nccl.ib_no_device") == 0 && scan->hits[i].line_count)
+			none = scan->hits[i].lines[0];
+	if (!env || !none)
+		return false;
+	list = env->value + strlen("NCCL_IB_HCA=");
+	misspelt(typo, sizeof(typo), list);
+	if (others)
+		text(used, sizeof(used), "; a rank of this job that found its HCAs uses %s (line %lu)", others->value,
+		     others->line);
+	hit->pattern = &log_cause_patterns[CAUSE_HCA_NONE];
+	text(hit->quote, sizeof(hit->quote), "%s; NET/IB : No device found.", env->value);
+	text(hit->message, sizeof(hit->message), "NCCL_IB_HCA=%s matched no RDMA device on the rank that says 'No "
+	     "device found'%s%s%s: a name this host does not have (NCCL compares the names as prefixes, '=' exact, "
+	     "'^' excludes), or a host with no RDMA device at all%s. NCCL then runs over TCP sockets, or fails where "
+	     "NCCL_NET=IB forces the IB transport", list, typo[0] ? " (" : "", typo, typo[0] ? " has a letter "
+	     "where the device number goes)" : "", used);
+	text(hit->fix, sizeof(hit->fix), "ibv_devices    # on that node: the HCA names NCCL_IB_HCA must match\n"
+	     "export NCCL_IB_HCA=%s    # one of those names (with :PORT to pick a port), or unset NCCL_IB_HCA to use "
+	     "every port", typo[0] ? "mlx5_0" : "NAME");
+	hit_line(hit, env->line);
+	hit_line(hit, none);
+	return true;
+}
+
 /* ---- too little to tell ---- */
 
 static bool too_little(const struct log_scan *scan, struct log_hit *hit)
@@ -389,7 +445,7 @@ static bool ranks_differ(const struct log_scan *scan, struct log_hit *hit)
 void log_causes_derive(struct log_scan *scan)
 {
 	static bool (*const rules[])(const struct log_scan *, struct log_hit *) = {
-		skipped_collective, init_waiting, link_local_gid, too_little, ranks_differ,
+		skipped_collective, init_waiting, link_local_gid, ib_hca_matches_none, too_little, ranks_differ,
 	};
 	size_t causes = 0;
 
