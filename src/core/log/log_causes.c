@@ -11,13 +11,15 @@
 
 #include "core/log/log_ranks.h"
 #include "core/log/log_scan.h"
+#include "core/log/log_unlisted.h"
 #include "core/log/paste_scan.h"
 
 #define RERUN_ENV "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,ENV"
 #define RANKS_MAX 4096   /* ranks told apart by the init rule; a larger job's higher ranks are not listed */
 #define RANKS_SHOWN 16
 
-enum { CAUSE_SKIPPED, CAUSE_INIT, CAUSE_LINK_LOCAL, CAUSE_HCA_NONE, CAUSE_TOO_LITTLE, CAUSE_RANKS_DIFFER };
+enum { CAUSE_SKIPPED, CAUSE_INIT, CAUSE_LINK_LOCAL, CAUSE_HCA_NONE, CAUSE_TOO_LITTLE, CAUSE_RANKS_DIFFER,
+       CAUSE_NCCL_WARN };
 
 const struct log_pattern log_cause_patterns[] = {
 	[CAUSE_SKIPPED] = { "log.torch.skipped_collective", SEVERITY_FAIL, "(derived)", NULL,
@@ -41,9 +43,15 @@ const struct log_pattern log_cause_patterns[] = {
 	  "the NCCL version (init.cc \"NCCL version\"), HCAs (net_ib \"NET/IB : Using\"), GID index and bootstrap "
 	  "interface each rank of a job states, compared across ranks", "", "nccl.ib_hca,gid.env,nccl.socket_ifname",
 	  "", NULL, NULL, NULL },
+	/* not derived: an NCCL WARN line that no row reads (log_unlisted.c), kept here to be listed with them */
+	[CAUSE_NCCL_WARN] = { "log.nccl.warn_unlisted", SEVERITY_WARN, "(derived)", NULL,
+	  "any NCCL WARN line no other row reads, named by the wording of NCCL 2.4 to the newest release it matches "
+	  "(tests/logs/catalogue/nccl-messages.tsv, as src/core/log/nccl_warnings.inc)", "", "", "", NULL, NULL,
+	  NULL },
 };
 
 const size_t log_cause_count = sizeof(log_cause_patterns) / sizeof(log_cause_patterns[0]);
+const struct log_pattern *const log_unlisted_nccl_warn = &log_cause_patterns[CAUSE_NCCL_WARN];
 
 static void text(char *out, size_t size, const char *format, ...) __attribute__((format(printf, 3, 4)));
 static void text(char *out, size_t size, const char *format, ...)

@@ -230,6 +230,13 @@ const struct log_pattern log_patterns[] = {
 	  "(2.4 to 2.9)",
 	  "a work request failed. Vendor err {vend:4}. Status {wc:1}",
 	  "gid.env,port.state", "roce-doctor check --peer PEER", NULL, NULL, NULL },
+	/* ibv_event_type_str(IBV_EVENT_GID_CHANGE) is "GID table change": how NCCL 2.4 to 2.22 printed it */
+	{ "log.nccl.gid_table_changed", SEVERITY_WARN, "Got async event", "Got async event : GID table change$",
+	  "NCCL transport/net_ib.cc \"NET/IB : Got async event : %s\" (2.4 to 2.19), \"NET/IB : %s:%d Got async "
+	  "event : %s\" (2.20 to 2.22), %s being ibv_event_type_str(IBV_EVENT_GID_CHANGE)",
+	  "the port's GID table changed while NCCL ran: a pinned NCCL_IB_GID_INDEX may now name another address",
+	  "gid.env", "unset NCCL_IB_GID_INDEX    # NCCL >= 2.21 picks the GID per device itself\n" GID_FIX, NULL,
+	  NULL, NULL },
 	{ "log.nccl.gid_table_changed", SEVERITY_WARN, "GID table changed", NULL,
 	  "NCCL transport/net_ib.cc (2.28), net_ib/common.cc (2.29 on)",
 	  "the port's GID table changed while NCCL ran: a pinned NCCL_IB_GID_INDEX may now name another address",

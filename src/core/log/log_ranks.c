@@ -320,6 +320,8 @@ static const char *const memlock_failures[] = {
 	"log.nccl.reg_mr", "log.nccl.reg_mr_nomem", "log.nccl.create_qp", "log.perftest.alloc_mr",
 	"log.perftest.create_qp", "log.roce_doctor.memlock", "log.ucx.memlock", NULL
 };
+/* NCCL's WARN where a call failed, then PyTorch's wrapping of the error NCCL returned */
+static const char *const nccl_error_failures[] = { "log.torch.nccl_error", "log.torch.nccl_remote_error", NULL };
 static const struct {
 	const char *warning;
 	const char *const *failures;
@@ -331,6 +333,7 @@ static const struct {
 	{ "log.accelerate.ib_disabled", no_ib_failures },
 	{ "log.nccl.net_plugin_missing", no_ib_failures },
 	{ "log.verbs.memlock_low", memlock_failures },
+	{ "log.nccl.warn_unlisted", nccl_error_failures },
 };
 
 /* The failures warning explains, NULL when it explains none. */

@@ -13,6 +13,7 @@
 #include "core/log/log_decode.h"
 #include "core/log/log_line.h"
 #include "core/log/log_ranks.h"
+#include "core/log/log_unlisted.h"
 #include "core/log/paste_scan.h"
 
 #define GROUPS LOG_MEMO_GROUPS   /* the whole match and {1}..{4} */
@@ -219,6 +220,25 @@ static void add_problem(struct log_scan *scan, const struct log_pattern *p, cons
 	count_problem(scan, p, NULL, scan->lines - scan->line_base, text, len, groups);
 }
 
+/* An NCCL WARN no row reads: the first is looked up in the catalogue and described, the later ones counted
+ * under it (one lookup per log, not per line). */
+static void add_unlisted(struct log_scan *scan, const char *text, size_t len)
+{
+	struct log_hit first;
+	bool seen = false;
+
+	for (size_t i = 0; i < scan->hit_count && !seen; i++)
+		seen = scan->hits[i].pattern == log_unlisted_nccl_warn;
+	scan->suspect = false;
+	memset(&first, 0, sizeof(first));
+	if (!seen)
+		log_unlisted_describe(&first, text, len);
+	else
+		log_text_clean(first.quote, sizeof(first.quote), text, len);
+	first.pattern = log_unlisted_nccl_warn;
+	count_problem(scan, log_unlisted_nccl_warn, &first, scan->lines - scan->line_base, NULL, 0, NULL);
+}
+
 /* A suspect row's line: held until the log ends (log_scan_finish) or a line clears it. */
 static void add_suspect(struct log_scan *scan, const struct log_pattern *p, const char *text, size_t len,
 			const regmatch_t *groups)
@@ -265,8 +285,9 @@ static size_t rows_matching(struct log_scan *scan, const char *text)
 	return count;
 }
 
-/* Whether any row matched the message text[0..len) (NUL-terminated, no NUL inside). */
-static bool match_line(struct log_scan *scan, const char *text, size_t len)
+/* Whether any row matched the message text[0..len) (NUL-terminated, no NUL inside); *problem: whether a
+ * problem row did. */
+static bool match_line(struct log_scan *scan, const char *text, size_t len, bool *problem)
 {
 	bool recognised = false;
 	const struct log_match *found;
@@ -293,6 +314,7 @@ static bool match_line(struct log_scan *scan, const char *text, size_t len)
 		bool is_problem = p->severity > SEVERITY_INFO;
 
 		recognised = true;
+		*problem = *problem || is_problem;
 		if (p->fact)
 			add_fact(scan, p, text, found[k].groups);
 		if (is_problem && scan->has_until[found[k].row])
@@ -372,10 +394,18 @@ static void end_line(struct log_scan *scan)
 		if (paste_scan_line(scan->pastes, line, len, scan->lines - scan->line_base)) {
 			scan->recognised++;
 		} else {
+			bool problem = false, recognised;
+
 			at = log_line_origin(line, len, scan->ranks ? &origin : NULL);
 			if (scan->ranks)
 				log_ranks_line(scan->ranks, &origin, scan->lines);
-			if (match_line(scan, line + at, len - at))
+			recognised = match_line(scan, line + at, len - at, &problem);
+			/* NCCL's WARN that no row reads: still a problem, named from the catalogue of its wordings */
+			if (!problem && at >= 10 && memcmp(line + at - 10, "NCCL WARN ", 10) == 0) {
+				add_unlisted(scan, line + at, len - at);
+				recognised = true;
+			}
+			if (recognised)
 				scan->recognised++;
 		}
 	}
