@@ -31,12 +31,14 @@ rc=$?
 [ "$rc" -eq 1 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -qF "no TAG.calls file in $scratch" "$err"
 result "extract-nccl --from-pinned on a directory without calls: one line, exit 1" $?
 
-# explain's table of NCCL's WARN wordings (src/core/log/nccl_warnings.inc) is what the catalogue gives
-"$tools/nccl-warn-table" "$cat/nccl-messages.tsv" --check "$src/src/core/log/nccl_warnings.inc" >"$out" 2>"$err"
-result "src/core/log/nccl_warnings.inc is nccl-warn-table's output for nccl-messages.tsv" $?
+# explain's tables of NCCL's WARN and UCX's ERROR wordings (src/core/log/*.inc) are what the catalogues give
+"$tools/wording-table" nccl "$cat/nccl-messages.tsv" --check "$src/src/core/log/nccl_warnings.inc" >"$out" 2>"$err"
+result "src/core/log/nccl_warnings.inc is wording-table's output for nccl-messages.tsv" $?
+"$tools/wording-table" ucx "$cat/other-messages.tsv" --check "$src/src/core/log/ucx_errors.inc" >"$out" 2>"$err"
+result "src/core/log/ucx_errors.inc is wording-table's output for other-messages.tsv" $?
 sed '6d' "$src/src/core/log/nccl_warnings.inc" > "$scratch/warnings.inc"
-! "$tools/nccl-warn-table" "$cat/nccl-messages.tsv" --check "$scratch/warnings.inc" >"$out" 2>"$err"
-result "nccl-warn-table --check: a table with a row missing differs" $?
+! "$tools/wording-table" nccl "$cat/nccl-messages.tsv" --check "$scratch/warnings.inc" >"$out" 2>"$err"
+result "wording-table --check: a table with a row missing differs" $?
 
 "$tools/coverage" "$cat/nccl-messages.tsv" "$LOG_ROWS" >"$out" 2>"$err"
 rc=$?

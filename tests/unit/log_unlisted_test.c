@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* An NCCL WARN no pattern row reads: the printf-format matcher, the lookup in the catalogue's WARN wordings
- * (the most specific one, none for a line no release prints), and the scan's one finding for such lines,
- * first failure of its rank when PyTorch's NCCL error follows. */
+/* An NCCL WARN or UCX ERROR no pattern row reads: the printf-format matcher, the lookup in the catalogue's
+ * wordings (the most specific one, none for a line no release prints), and the scan's one finding for such
+ * lines, first failure of its rank when PyTorch's NCCL error follows. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +9,11 @@
 #include "core/log/log_scan.h"
 #include "core/log/log_unlisted.h"
 #include "tap.h"
+
+static const struct log_wording *nccl(const char *text)
+{
+	return log_wording_find(log_nccl_warnings, log_nccl_warning_count, text);
+}
 
 static void log_format_matches_what_printf_prints(void)
 {
@@ -39,22 +44,37 @@ static void log_format_matches_is_bounded(void)
 	memset(text, 'a', n);
 	text[n] = '\0';
 	CHECK(!log_format_matches("%s %s %s %s %s %s %s %s;", text));
-	CHECK(log_nccl_warning_find(text) == NULL);
+	CHECK(nccl(text) == NULL);
 	free(text);
 }
 
 static void log_nccl_warning_find_names_the_source(void)
 {
-	const struct log_nccl_warning *w = log_nccl_warning_find("Cuda failure 'out of memory'");
+	const struct log_wording *w = nccl("Cuda failure 'out of memory'");
 
 	CHECK(w && strcmp(w->format, "Cuda failure '%s'") == 0 && strstr(w->file, "checks.h") != NULL);
 	CHECK(w && strcmp(w->first, "v2.4.2-1") == 0);
 	/* NCCL 2.20 to 2.22's async event with the device and port, not the older "%s"-only wording */
-	w = log_nccl_warning_find("NET/IB : mlx5_0:1 Got async event : port error");
+	w = nccl("NET/IB : mlx5_0:1 Got async event : port error");
 	CHECK(w && strcmp(w->format, "NET/IB : %s:%d Got async event : %s") == 0 && strcmp(w->first, "v2.20.3-1") == 0);
-	CHECK(log_nccl_warning_find("this wording is in no NCCL release at all") == NULL);
-	CHECK(log_nccl_warning_find("x") == NULL);   /* "%s" alone names nothing */
+	CHECK(nccl("this wording is in no NCCL release at all") == NULL);
+	CHECK(nccl("x") == NULL);   /* "%s" alone names nothing */
 	CHECK(log_nccl_warning_count > 900);
+	w = log_wording_find(log_ucx_errors, log_ucx_error_count, "ep 0x5612d2a0: failed to allocate ID: Out of memory");
+	CHECK(w && strcmp(w->file, "src/ucp/core/ucp_ep.c") == 0);
+	CHECK(log_ucx_error_count > 200);
+}
+
+/* ucs_log's line, its time and host already skipped: where the message begins, only for ERROR and FATAL */
+static void log_ucx_failure_message_finds_the_text(void)
+{
+	static const char error[] = "         select.c:549  UCX  ERROR   no active messages transport";
+	static const char warn[] = "    ucp_context.c:1014 UCX  WARN  network device 'rxe0:1' is not available";
+
+	CHECK(strcmp(error + log_ucx_failure_message(error, sizeof(error) - 1), "no active messages transport") == 0);
+	CHECK(log_ucx_failure_message(warn, sizeof(warn) - 1) == 0);
+	CHECK(log_ucx_failure_message("UCX  ERROR x", 12) == 0);   /* no file:line before it */
+	CHECK(log_ucx_failure_message("a.c:1 UCX  ERROR ", 17) == 0);   /* no message after it */
 }
 
 static const struct log_hit *hit_of(const struct log_scan *scan, const char *id)
@@ -81,6 +101,22 @@ static void log_scan_reads_an_unlisted_warn(void)
 	CHECK(hit && strstr(hit->message, "from src/include/checks.h") != NULL);
 	CHECK(hit && strstr(hit->fix, "https://github.com/NVIDIA/nccl/blob/v2.") != NULL);
 	CHECK(scan.recognised == 3);   /* the INFO line is no row's */
+	log_scan_free(&scan);
+}
+
+static void log_scan_reads_an_unlisted_ucx_error(void)
+{
+	static const char log[] = "[1795861602.840321] [node-b:303  :0]       ucp_ep.c:123  UCX  ERROR ep 0x5612d2a0: "
+				  "failed to allocate ID: Out of memory\n"
+				  "[1795861602.840321] [node-b:303  :0]       ucp_ep.c:123  UCX  ERROR no release says this\n";
+	struct log_scan scan;
+	const struct log_hit *hit;
+
+	CHECK(log_scan_buffer(&scan, log, sizeof(log) - 1) == 0);
+	hit = hit_of(&scan, "log.ucx.error_unlisted");
+	CHECK(hit && hit->line_count == 2 && strcmp(hit->quote, "ep 0x5612d2a0: failed to allocate ID: Out of memory") == 0);
+	CHECK(hit && strstr(hit->message, "UCX printed this ERROR from src/ucp/core/ucp_ep.c") != NULL);
+	CHECK(hit && strstr(hit->fix, "https://github.com/openucx/ucx/blob/v1.") != NULL);
 	log_scan_free(&scan);
 }
 
@@ -114,7 +150,9 @@ int main(void)
 	RUN(log_format_matches_what_printf_prints);
 	RUN(log_format_matches_is_bounded);
 	RUN(log_nccl_warning_find_names_the_source);
+	RUN(log_ucx_failure_message_finds_the_text);
 	RUN(log_scan_reads_an_unlisted_warn);
+	RUN(log_scan_reads_an_unlisted_ucx_error);
 	RUN(log_ranks_take_the_warn_as_the_cause);
 	TAP_DONE();
 }

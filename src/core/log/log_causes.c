@@ -19,7 +19,7 @@
 #define RANKS_SHOWN 16
 
 enum { CAUSE_SKIPPED, CAUSE_INIT, CAUSE_LINK_LOCAL, CAUSE_HCA_NONE, CAUSE_TOO_LITTLE, CAUSE_RANKS_DIFFER,
-       CAUSE_NCCL_WARN };
+       CAUSE_NCCL_WARN, CAUSE_UCX_ERROR };
 
 const struct log_pattern log_cause_patterns[] = {
 	[CAUSE_SKIPPED] = { "log.torch.skipped_collective", SEVERITY_FAIL, "(derived)", NULL,
@@ -48,10 +48,15 @@ const struct log_pattern log_cause_patterns[] = {
 	  "any NCCL WARN line no other row reads, named by the wording of NCCL 2.4 to the newest release it matches "
 	  "(tests/logs/catalogue/nccl-messages.tsv, as src/core/log/nccl_warnings.inc)", "", "", "", NULL, NULL,
 	  NULL },
+	[CAUSE_UCX_ERROR] = { "log.ucx.error_unlisted", SEVERITY_WARN, "(derived)", NULL,
+	  "any UCX ERROR or FATAL line (ucs_log \"%s:%-4d UCX  %-5s ...\") no other row reads, named by the wording of "
+	  "UCX 1.12 or 1.22 it matches (tests/logs/catalogue/other-messages.tsv, as src/core/log/ucx_errors.inc)",
+	  "", "", "", NULL, NULL, NULL },
 };
 
 const size_t log_cause_count = sizeof(log_cause_patterns) / sizeof(log_cause_patterns[0]);
 const struct log_pattern *const log_unlisted_nccl_warn = &log_cause_patterns[CAUSE_NCCL_WARN];
+const struct log_pattern *const log_unlisted_ucx_error = &log_cause_patterns[CAUSE_UCX_ERROR];
 
 static void text(char *out, size_t size, const char *format, ...) __attribute__((format(printf, 3, 4)));
 static void text(char *out, size_t size, const char *format, ...)

@@ -322,6 +322,9 @@ static const char *const memlock_failures[] = {
 };
 /* NCCL's WARN where a call failed, then PyTorch's wrapping of the error NCCL returned */
 static const char *const nccl_error_failures[] = { "log.torch.nccl_error", "log.torch.nccl_remote_error", NULL };
+/* UCX's error, then Open MPI's UCX PML failing on it (pml_ucx.c "ucx %s failed", "Failed to resolve UCX
+ * endpoint") */
+static const char *const ucx_error_failures[] = { "log.ompi.ucx_failed", NULL };
 static const struct {
 	const char *warning;
 	const char *const *failures;
@@ -334,6 +337,7 @@ static const struct {
 	{ "log.nccl.net_plugin_missing", no_ib_failures },
 	{ "log.verbs.memlock_low", memlock_failures },
 	{ "log.nccl.warn_unlisted", nccl_error_failures },
+	{ "log.ucx.error_unlisted", ucx_error_failures },
 };
 
 /* The failures warning explains, NULL when it explains none. */

@@ -220,23 +220,23 @@ static void add_problem(struct log_scan *scan, const struct log_pattern *p, cons
 	count_problem(scan, p, NULL, scan->lines - scan->line_base, text, len, groups);
 }
 
-/* An NCCL WARN no row reads: the first is looked up in the catalogue and described, the later ones counted
- * under it (one lookup per log, not per line). */
-static void add_unlisted(struct log_scan *scan, const char *text, size_t len)
+/* An NCCL WARN or UCX ERROR (p) no row reads: the first is looked up in the catalogue and described, the
+ * later ones counted under it (one lookup per log, not per line). */
+static void add_unlisted(struct log_scan *scan, const struct log_pattern *p, const char *text, size_t len)
 {
 	struct log_hit first;
 	bool seen = false;
 
 	for (size_t i = 0; i < scan->hit_count && !seen; i++)
-		seen = scan->hits[i].pattern == log_unlisted_nccl_warn;
+		seen = scan->hits[i].pattern == p;
 	scan->suspect = false;
 	memset(&first, 0, sizeof(first));
 	if (!seen)
-		log_unlisted_describe(&first, text, len);
+		log_unlisted_describe(&first, p, text, len);
 	else
 		log_text_clean(first.quote, sizeof(first.quote), text, len);
-	first.pattern = log_unlisted_nccl_warn;
-	count_problem(scan, log_unlisted_nccl_warn, &first, scan->lines - scan->line_base, NULL, 0, NULL);
+	first.pattern = p;
+	count_problem(scan, p, &first, scan->lines - scan->line_base, NULL, 0, NULL);
 }
 
 /* A suspect row's line: held until the log ends (log_scan_finish) or a line clears it. */
@@ -395,14 +395,18 @@ static void end_line(struct log_scan *scan)
 			scan->recognised++;
 		} else {
 			bool problem = false, recognised;
+			size_t ucx;
 
 			at = log_line_origin(line, len, scan->ranks ? &origin : NULL);
 			if (scan->ranks)
 				log_ranks_line(scan->ranks, &origin, scan->lines);
 			recognised = match_line(scan, line + at, len - at, &problem);
-			/* NCCL's WARN that no row reads: still a problem, named from the catalogue of its wordings */
+			/* NCCL's WARN, UCX's ERROR that no row reads: still a problem, named from the catalogue */
 			if (!problem && at >= 10 && memcmp(line + at - 10, "NCCL WARN ", 10) == 0) {
-				add_unlisted(scan, line + at, len - at);
+				add_unlisted(scan, log_unlisted_nccl_warn, line + at, len - at);
+				recognised = true;
+			} else if (!problem && (ucx = log_ucx_failure_message(line + at, len - at)) != 0) {
+				add_unlisted(scan, log_unlisted_ucx_error, line + at + ucx, len - at - ucx);
 				recognised = true;
 			}
 			if (recognised)

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* An NCCL WARN that no pattern row reads, named by the catalogue of NCCL's own WARN wordings. */
+/* An NCCL WARN or UCX ERROR that no pattern row reads, named by the catalogue of their own wordings. */
 #include "core/log/log_unlisted.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/log/log_line.h"
 #include "core/log/log_scan.h"
 
-const struct log_nccl_warning log_nccl_warnings[] = {
+const struct log_wording log_nccl_warnings[] = {
 #include "core/log/nccl_warnings.inc"
+};
+const struct log_wording log_ucx_errors[] = {
+#include "core/log/ucx_errors.inc"
 };
 
 const size_t log_nccl_warning_count = sizeof(log_nccl_warnings) / sizeof(log_nccl_warnings[0]);
+const size_t log_ucx_error_count = sizeof(log_ucx_errors) / sizeof(log_ucx_errors[0]);
 
 /* A format that is a conversion or two and little else ("%s", "%s:%d") would claim any line: it names
  * nothing, so a wording needs this many literal characters to be named. */
@@ -132,13 +137,13 @@ static size_t literal_count(const char *f)
 	return count;
 }
 
-const struct log_nccl_warning *log_nccl_warning_find(const char *text)
+const struct log_wording *log_wording_find(const struct log_wording *table, size_t n, const char *text)
 {
-	const struct log_nccl_warning *best = NULL;
+	const struct log_wording *best = NULL;
 	size_t best_count = LITERAL_MIN - 1;
 
-	for (size_t i = 0; i < log_nccl_warning_count; i++) {
-		const char *f = log_nccl_warnings[i].format;
+	for (size_t i = 0; i < n; i++) {
+		const char *f = table[i].format;
 		size_t lead = strcspn(f, "%<"), count;
 
 		/* the words before the first conversion rule out nearly every wording at once */
@@ -146,35 +151,77 @@ const struct log_nccl_warning *log_nccl_warning_find(const char *text)
 			continue;
 		count = literal_count(f);
 		if (count > best_count && log_format_matches(f, text)) {
-			best = &log_nccl_warnings[i];
+			best = &table[i];
 			best_count = count;
 		}
 	}
 	return best;
 }
 
-void log_unlisted_describe(struct log_hit *hit, const char *text, size_t len)
+size_t log_ucx_failure_message(const char *text, size_t len)
 {
-	const struct log_nccl_warning *w = log_nccl_warning_find(text);
+	static const char *const levels[] = { "UCX  ERROR ", "UCX  FATAL " };
+	size_t n = 0, word;
 
-	hit->pattern = log_unlisted_nccl_warn;
+	while (n < len && text[n] == ' ')
+		n++;
+	/* ucs_log's "%s:%-4d " (the file and line), then "UCX  " and the level padded to five */
+	word = n;
+	while (word < len && text[word] != ' ')
+		word++;
+	if (word == n || word - n < 3 || text[word - 1] < '0' || text[word - 1] > '9' || !memchr(text + n, ':', word - n))
+		return 0;
+	while (word < len && text[word] == ' ')
+		word++;
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+		if (len - word > strlen(levels[i]) && memcmp(text + word, levels[i], strlen(levels[i])) == 0) {
+			word += strlen(levels[i]);
+			while (word < len && text[word] == ' ')
+				word++;
+			return word < len ? word : 0;
+		}
+	return 0;
+}
+
+/* "in NCCL v2.4.2-1 to v2.30.7-1", "in UCX v1.22.0" */
+static void releases(char *out, size_t size, const char *program, const struct log_wording *w)
+{
+	if (strcmp(w->first, w->last) == 0)
+		snprintf(out, size, "in %s %s", program, w->first);
+	else
+		snprintf(out, size, "in %s %s to %s", program, w->first, w->last);
+}
+
+void log_unlisted_describe(struct log_hit *hit, const struct log_pattern *p, const char *text, size_t len)
+{
+	bool nccl = p == log_unlisted_nccl_warn;
+	const char *program = nccl ? "NCCL" : "UCX", *level = nccl ? "WARN" : "ERROR";
+	const struct log_wording *w = nccl ? log_wording_find(log_nccl_warnings, log_nccl_warning_count, text) :
+					     log_wording_find(log_ucx_errors, log_ucx_error_count, text);
+	char when[96];
+
+	hit->pattern = p;
 	log_text_clean(hit->quote, sizeof(hit->quote), text, len);
 	if (w) {
-		snprintf(hit->message, sizeof(hit->message), "NCCL printed this WARN from %s (the wording \"%s\", in "
-			 "NCCL %s to %s of the releases catalogued); explain has no rule of its own for it. NCCL prints "
-			 "WARN where a call failed: the job's first WARN, on whichever rank, is most often the cause of "
-			 "what follows (ncclSystemError, ncclInternalError, a peer's \"remote process exited\")", w->file,
-			 w->format, w->first, w->last);
-		snprintf(hit->fix, sizeof(hit->fix), "https://github.com/NVIDIA/nccl/blob/%s/%s    # the code that "
-			 "prints it (search it for the message's words)\ngrep -n 'NCCL WARN' EVERY-RANK.log | head    # "
-			 "the job's earliest WARN", w->last, w->file);
+		releases(when, sizeof(when), program, w);
+		snprintf(hit->message, sizeof(hit->message), "%s printed this %s from %s (the wording \"%s\", %s of the "
+			 "releases catalogued); explain has no rule of its own for it. %s prints %s where a call failed: "
+			 "the job's first %s, on whichever rank, is most often the cause of what follows%s", program, level,
+			 w->file, w->format, when, program, level, level, nccl ? " (ncclSystemError, ncclInternalError, a "
+			 "peer's \"remote process exited\")" : " (the MPI or NCCL error that wraps it, the other ranks' "
+			 "timeouts)");
+		snprintf(hit->fix, sizeof(hit->fix), "https://github.com/%s/blob/%s/%s    # the code that prints it "
+			 "(search it for the message's words)\ngrep -n '%s' EVERY-RANK.log | head    # the job's earliest",
+			 nccl ? "NVIDIA/nccl" : "openucx/ucx", w->last, w->file, nccl ? "NCCL WARN" : "UCX  ERROR");
 	} else {
-		snprintf(hit->message, sizeof(hit->message), "NCCL printed a WARN in a wording no catalogued NCCL "
-			 "release (2.4 to the newest) prints: a net plugin's, or a newer or patched NCCL's; explain has no "
-			 "rule for it. NCCL prints WARN where a call failed: the job's first WARN, on whichever rank, is "
-			 "most often the cause of what follows");
-		snprintf(hit->fix, sizeof(hit->fix), "grep -n 'NCCL WARN' EVERY-RANK.log | head    # the job's earliest "
-			 "WARN\nNCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,ENV    # rerun with these: the INFO lines "
-			 "before it say what NCCL was doing");
+		snprintf(hit->message, sizeof(hit->message), "%s printed %s %s in a wording no catalogued release prints "
+			 "(%s): explain has no rule for it. %s prints %s where a call failed: the job's first %s, on "
+			 "whichever rank, is most often the cause of what follows", program, nccl ? "a" : "an", level,
+			 nccl ? "NCCL 2.4 to the newest; a net plugin's, or a newer or patched NCCL's" : "UCX 1.12 and "
+			 "1.22; another release's", program, level, level);
+		snprintf(hit->fix, sizeof(hit->fix), "grep -n '%s' EVERY-RANK.log | head    # the job's earliest\n%s",
+			 nccl ? "NCCL WARN" : "UCX  ERROR", nccl ? "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,ENV    # rerun "
+			 "with these: the INFO lines before it say what NCCL was doing" : "UCX_LOG_LEVEL=debug    # rerun "
+			 "with this: the lines before it say what UCX was doing");
 	}
 }
