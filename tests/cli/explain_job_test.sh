@@ -61,10 +61,12 @@ py 'd["first_failure"]["host"] == "gpu-b7" and d["first_failure"]["rank"] == 2 a
 result "pdsh's host: label names the host (the outermost prefix), [rank2]: the rank: one rank" $?
 
 # --- the cascade: an effect is not the cause
-run explain "$job/rank0.log" "$job/rank1.log"
+# (not rank 1's log beside it: rank 0's lines, taken from a two-rank job, say "rank 0 of 2", so rank 1, which
+# printed no error, would be all the job's other ranks and the suspect: explain_cascade_test.sh)
+run explain "$job/rank0.log" "$job/rank3.log"
 [ "$rc" -eq 2 ] && first "first failure: node-a rank 0 ($job/rank0.log line 82, 1128 03:20:52.672341615): log.torch.collective_timeout" &&
 	grep -q '^  cause: not in these logs: log.torch.collective_timeout follows another rank.s failure' "$out"
-result "only node-a's logs: its watchdog timeout is an effect, and the failing rank's log is said to be missing" $?
+result "ranks 0 and 3 of four: rank 0's watchdog timeout is an effect, the failing rank's log said to be missing" $?
 
 # --- by time: the same cause on two ranks, the earlier first whatever the order given
 sed 's/21:26:00/21:25:00/; s/node-b:/node-c:/' "$job/rank2.log" > "$scratch/node-c-rank5.log"

@@ -18,8 +18,8 @@
 #define RANKS_MAX 4096   /* ranks told apart by the init rule; a larger job's higher ranks are not listed */
 #define RANKS_SHOWN 16
 
-enum { CAUSE_SKIPPED, CAUSE_INIT, CAUSE_LINK_LOCAL, CAUSE_HCA_NONE, CAUSE_TOO_LITTLE, CAUSE_RANKS_DIFFER,
-       CAUSE_NCCL_WARN, CAUSE_UCX_ERROR };
+enum { CAUSE_SKIPPED, CAUSE_INIT, CAUSE_LINK_LOCAL, CAUSE_HCA_NONE, CAUSE_SILENT, CAUSE_TOO_LITTLE,
+       CAUSE_RANKS_DIFFER, CAUSE_NCCL_WARN, CAUSE_UCX_ERROR };
 
 const struct log_pattern log_cause_patterns[] = {
 	[CAUSE_SKIPPED] = { "log.torch.skipped_collective", SEVERITY_FAIL, "(derived)", NULL,
@@ -36,6 +36,10 @@ const struct log_pattern log_cause_patterns[] = {
 	  "NCCL param.cc \"NCCL_IB_HCA set by environment to %s\" (\"set to\" in 2.28) before net_ib's \"NET/IB : "
 	  "No device found.\" (real: tests/logs/h100-nccl-2.28.9), and other ranks' \"NET/IB : Using\"", "",
 	  "nccl.ib_hca,rdma.devices", "", NULL, NULL, NULL },
+	[CAUSE_SILENT] = { "log.job.rank_silent", SEVERITY_FAIL, "(derived)", NULL,
+	  "a rank of the job with no error of its own while every rank that failed shows an effect of another's "
+	  "failure (ncclRemoteError, a peer that closed its connection, a collective timeout) (real: "
+	  "tests/logs/gpu-2rank-cascade)", "", "", "", NULL, NULL, NULL },
 	[CAUSE_TOO_LITTLE] = { "log.too_little", SEVERITY_WARN, "(derived)", NULL,
 	  "a log with no line of NCCL, PyTorch, perftest, libibverbs or roce-doctor that explain reads", "", "", "",
 	  NULL, NULL, NULL },
@@ -384,6 +388,89 @@ static bool ib_hca_matches_none(const struct log_scan *scan, struct log_hit *hit
 	return true;
 }
 
+/* ---- a rank that died without a word ---- */
+
+/* Whether the logs hold every rank of the job's first communicator (NCCL's "rank R of N" at its init): else
+ * the rank that failed first may be one whose log is not given, and a rank that is merely waiting is no
+ * suspect. */
+static bool all_ranks_given(const struct log_scan *scan)
+{
+	unsigned char seen[RANKS_MAX / 8] = { 0 };
+	char id[64], comm[64] = "", state[16];
+	unsigned rank, n, nranks = 0;
+
+	for (size_t i = 0; i < scan->fact_count; i++) {
+		const struct log_fact *f = &scan->facts[i];
+
+		if (strcmp(f->name, "comm_init") != 0 ||
+		    sscanf(f->value, "%63s rank %u of %u: %15s", id, &rank, &n, state) != 4 || n > RANKS_MAX)
+			continue;
+		if (!comm[0]) {
+			snprintf(comm, sizeof(comm), "%s", id);
+			nranks = n;
+		}
+		if (strcmp(id, comm) != 0)
+			continue;
+		seen[rank / 8] |= (unsigned char)(1u << (rank % 8));
+	}
+	for (size_t i = 0; scan->ranks && i < scan->ranks->count; i++) {
+		long r = scan->ranks->items[i].rank;
+
+		if (r >= 0 && r < RANKS_MAX)
+			seen[r / 8] |= (unsigned char)(1u << (r % 8));
+	}
+	return nranks && count(seen, nranks) == nranks;
+}
+
+/* Every rank that failed shows only what another's failure causes, and some rank shows no error at all:
+ * that one ended first, without a word (SIGKILL: the OOM killer, the scheduler; or a cut log). */
+static bool rank_silent(const struct log_scan *scan, struct log_hit *hit)
+{
+	const struct log_ranks *r = scan->ranks;
+	const struct log_rank *effect = NULL, *silent = NULL;
+	char silent_name[96], effect_name[96], more[48] = "";
+	size_t silent_count = 0;
+
+	/* a cause in these logs, of a line or derived by a rule before this one (a skipped collective) */
+	for (size_t i = 0; i < scan->hit_count; i++)
+		if (scan->hits[i].pattern->severity == SEVERITY_FAIL && !log_problem_is_effect(scan->hits[i].pattern->id))
+			return false;
+	for (size_t i = 0; r && i < r->count; i++) {
+		const struct log_rank *it = &r->items[i];
+		bool failed = it->failure && it->failure->severity == SEVERITY_FAIL;
+
+		if (it->failure_explains || (failed && !it->failure_effect))
+			return false;   /* a cause in these logs: this rule is for when there is none */
+		if (failed && !effect)
+			effect = it;
+		if (!failed && it->lines && it->rank >= 0 && silent_count++ == 0)
+			silent = it;
+	}
+	/* a launcher's own lines are no rank of the job: only a rank with its number counts as silent */
+	if (!effect || !silent || !all_ranks_given(scan))
+		return false;
+	log_rank_name(silent, silent_name, sizeof(silent_name));
+	log_rank_name(effect, effect_name, sizeof(effect_name));
+	if (silent_count > 1)
+		text(more, sizeof(more), " (and %zu more)", silent_count - 1);
+	hit->pattern = &log_cause_patterns[CAUSE_SILENT];
+	text(hit->quote, sizeof(hit->quote), "%s%s: no error in %lu lines; %s: %s", silent_name, more, silent->lines,
+	     effect_name, effect->failure->id);
+	text(hit->message, sizeof(hit->message), "%s%s printed no error, while %s failed on what another rank's "
+	     "failure causes (%s): a rank whose log ends without a word was killed (SIGKILL: the kernel's OOM "
+	     "killer, or the scheduler for memory or time), or its log is cut short", silent_name, more, effect_name,
+	     effect->failure->id);
+	text(hit->fix, sizeof(hit->fix), "dmesg -T | grep -i -E 'killed process|out of memory'    # on %s's node: the "
+	     "OOM killer names the process it killed\nsacct -j JOBID -o JobID,State,ExitCode,MaxRSS    # under Slurm: "
+	     "how each step ended, and its peak memory", silent_name);
+	/* the silent rank's last line (in its own file), then the other rank's failure */
+	hit_line(hit, silent->last_line);
+	hit_line(hit, effect->failure_line);
+	if (silent_count == 1)
+		hit->ranks[hit->rank_count++] = (int)(silent - r->items);
+	return true;
+}
+
 /* ---- too little to tell ---- */
 
 static bool too_little(const struct log_scan *scan, struct log_hit *hit)
@@ -458,7 +545,7 @@ static bool ranks_differ(const struct log_scan *scan, struct log_hit *hit)
 void log_causes_derive(struct log_scan *scan)
 {
 	static bool (*const rules[])(const struct log_scan *, struct log_hit *) = {
-		skipped_collective, init_waiting, link_local_gid, ib_hca_matches_none, too_little, ranks_differ,
+		skipped_collective, init_waiting, link_local_gid, ib_hca_matches_none, rank_silent, too_little, ranks_differ,
 	};
 	size_t causes = 0;
 

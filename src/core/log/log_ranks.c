@@ -260,7 +260,6 @@ void log_ranks_line(struct log_ranks *r, const struct log_origin *o, unsigned lo
 	bool labelled = o->rank >= 0 || o->host[0] || o->pid;
 	long at;
 
-	(void)scan_line;
 	if (!labelled && r->file_group >= 0)
 		at = r->file_group;   /* a traceback's lines in a rank's own file */
 	else
@@ -273,6 +272,8 @@ void log_ranks_line(struct log_ranks *r, const struct log_origin *o, unsigned lo
 		return;
 	}
 	r->items[at].lines++;
+	if (r->items[at].file == r->file)
+		r->items[at].last_line = scan_line - r->file_start;
 	if (o->at >= 0) {
 		r->items[at].last_at = o->at;
 		/* both are char[40]: a plain copy, not snprintf, which costs more than the rest of the line */

@@ -31,6 +31,7 @@ struct log_rank {
 	int file;                     /* the file it was first read from (-1 when that one is no longer kept) */
 	char file_name[160];
 	unsigned long lines;
+	unsigned long last_line;      /* its last line in file_name, counted within that file */
 	double last_at;               /* its latest line's time, < 0: none yet */
 	char last_time[40];
 	const struct log_pattern *failure;   /* its first cause, else its first problem */
