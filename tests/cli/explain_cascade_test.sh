@@ -4,7 +4,8 @@
 # dies during the job and rank 0 fails after it: the first failure is rank 1's, never rank 0's cascade
 # (ncclRemoteError, "Connection closed by remote peer", a watchdog timeout), whether rank 1 raised an
 # exception or was SIGKILLed without a word, read from torchrun's interleaved output, its --log-dir
-# directory or one file per rank.
+# directory or one file per rank; and on those of tests/logs/gpu-2rank-warn, whose NCCL WARN and CUDA error
+# no pattern was written for.
 #   explain_cascade_test.sh ROCE_DOCTOR
 set -u
 BIN=$1
@@ -59,5 +60,16 @@ result "not every rank of the communicator given: no rank is called silent" $?
 run --json explain "$logs/kill-socket-r0.log"
 py 'not [f for f in d["findings"] if f["id"] == "log.job.rank_silent"] and d["first_failure"]["effect"]'
 result "rank 0's log alone: its error is an effect, and no rank is called silent" $?
+
+# --- NCCL's and CUDA's errors no pattern was written for (tests/logs/gpu-2rank-warn)
+warn=$src/tests/logs/gpu-2rank-warn
+first_is "vm rank 0" log.nccl.warn_unlisted "$warn/algo-unknown.log" &&
+	py 'd["first_failure"]["explains"] == "log.torch.nccl_error" and [f for f in d["findings"]
+    if f["id"] == "log.nccl.warn_unlisted" and "src/graph/tuning.cc" in f["message"] and "v2.24.3-1" in f["message"]
+    and "nccl/blob/v2.30.7-1/src/graph/tuning.cc" in f["fix"]]'
+result "NCCL_ALGO=NoSuchAlgo: NCCL's WARN named from the catalogue, the cause of ncclInvalidUsage" $?
+first_is "rank 1" log.python.exception "$warn/oom-rank1.log" &&
+	py '[f for f in d["findings"] if f["id"] == "log.python.exception" and "CUDA error: out of memory" in f["message"]]'
+result "rank 1 out of GPU memory: its torch.AcceleratorError first, not torchrun's ChildFailedError" $?
 
 tap_end
