@@ -15,8 +15,30 @@ tools=$src/tools/log-catalogue
 
 "$tools/extract-messages" --from-pinned "$cat/pinned-others" --check "$cat/other-messages.tsv" >"$out" 2>"$err"
 rc=$?
-[ "$rc" -eq 0 ] && [ "$(grep -c ' 0 differences$' "$out")" -eq "$(ls "$cat/pinned-others" | wc -l)" ]
+programs=$(tail -n +2 "$cat/other-messages.tsv" | cut -f1 | sort -u | wc -l)
+[ "$rc" -eq 0 ] && [ "$(grep -c ' 0 differences$' "$out")" -eq "$programs" ]
 result "extract-messages on the pinned calls reproduces other-messages.tsv for each program" $?
+
+# PyTorch's release ranges come from its releases' pins: one left out, the ranges change
+cp -r "$cat/pinned-others" "$scratch/pins"
+rm "$scratch/pins/pytorch-2.14.1.calls"
+"$tools/extract-messages" --from-pinned "$scratch/pins" --check "$cat/other-messages.tsv" >"$out" 2>"$err"
+[ $? -eq 1 ] && grep -qF 'not extracted: pytorch | 1.13.1-2.14.1 | error | NCCL error in: ' "$out" &&
+	grep -qF 'extracted, not in other-messages.tsv: pytorch | 1.13.1-2.6.0 | error | NCCL error in: ' "$out"
+result "extract-messages --check: a release's pin left out changes PyTorch's ranges" $?
+# a call edited in one release's pin is caught, as a wording of that release alone
+sed -i 's/Watchdog caught collective operation timeout: /Watchdog caught collective timeout: /' \
+	"$scratch/pins/pytorch-2.6.0.calls"
+cp "$cat/pinned-others/pytorch-2.14.1.calls" "$scratch/pins/"
+"$tools/extract-messages" --from-pinned "$scratch/pins" --check "$cat/other-messages.tsv" >"$out" 2>"$err"
+[ $? -eq 1 ] && grep -qF 'not in other-messages.tsv: pytorch | 2.6.0 | str | {}Watchdog caught collective timeout' "$out"
+result "extract-messages --check names a call edited in a release's pinned file" $?
+# a release's pin must say which files it read: else its absences would say nothing
+grep -v -e '^# read: ' -e '^# absent: ' "$cat/pinned-others/pytorch-2.14.1.calls" >"$scratch/pins/pytorch-2.14.1.calls"
+"$tools/extract-messages" --from-pinned "$scratch/pins" >"$out" 2>"$err"
+[ $? -eq 1 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] &&
+	grep -qF "pytorch-2.14.1.calls: a release's pin names the files it read" "$err"
+result "extract-messages --from-pinned: a release's pin that names no file read: one line, exit 1" $?
 
 # a row edited by hand is caught
 sed '2s/\t[^\t]*\t\([^\t]*\)$/\tedited\t\1/' "$cat/other-messages.tsv" >"$scratch/edited.tsv"
@@ -33,14 +55,16 @@ result "extract-messages --from-pinned on a directory without calls: one line, e
 result "every row for rdma-core, UCX, Open MPI, libfabric, srun, PyTorch, the launchers and Intel MPI reads a wording the program prints" $?
 
 # PyTorch's calls were copied, not cloned: the pinned files say from where, in lines the extraction skips
-for f in pytorch pytorch-1.x; do
-	grep -q '^# ' "$cat/pinned-others/$f.calls" && ! grep -v '^#' "$cat/pinned-others/$f.calls" | grep -qv '^torch/'
-	result "pinned-others/$f.calls names its sources in # lines, then only calls" $?
+for f in "$cat"/pinned-others/pytorch*.calls; do
+	grep -q '^# ' "$f" && ! grep -v '^#' "$f" | grep -qv '^torch/'
+	result "pinned-others/${f##*/} names its sources in # lines, then only calls" $?
 done
-# both watchdog wordings, 1.x ("[Rank N] " in the literal) and 2.x (logPrefix()), are in the catalogue
-grep -qP '^pytorch-1\.x\t1\.x\tstr\t\[Rank \{\}\] Watchdog caught collective operation timeout: ' "$cat/other-messages.tsv" &&
+# the watchdog's wordings with the releases that print them: 1.x ("[Rank N] " in the literal), 2.x
+# (logPrefix()), and the undated copies' "Timeout at NCCL work"
+grep -qP '^pytorch\t1\.13\.1\tstr\t\[Rank \{\}\] Watchdog caught collective operation timeout: ' "$cat/other-messages.tsv" &&
+	grep -qP '^pytorch\t2\.6\.0\tstr\t\{\}Watchdog caught collective operation timeout: ' "$cat/other-messages.tsv" &&
 	grep -qP '^pytorch\t2\.x\tstr\t\{\}Timeout at NCCL work: \{\}, last enqueued NCCL work: ' "$cat/other-messages.tsv"
-result "the catalogue holds PyTorch's 1.x and 2.x watchdog wordings" $?
+result "the catalogue holds PyTorch's 1.x and 2.x watchdog wordings, with their releases" $?
 # every row of the hand-kept Intel MPI table names the public page it was read in
 ! awk -F'\t' 'NR > 1 && $5 !~ /^https:\/\//' "$cat/intel-mpi-messages.tsv" | grep -q . &&
 	[ "$(wc -l <"$cat/intel-mpi-messages.tsv")" -gt 1 ]
