@@ -65,6 +65,32 @@ grep -qP '^pytorch\t1\.13\.1\tstr\t\[Rank \{\}\] Watchdog caught collective oper
 	grep -qP '^pytorch\t2\.6\.0\tstr\t\{\}Watchdog caught collective operation timeout: ' "$cat/other-messages.tsv" &&
 	grep -qP '^pytorch\t2\.x\tstr\t\{\}Timeout at NCCL work: \{\}, last enqueued NCCL work: ' "$cat/other-messages.tsv"
 result "the catalogue holds PyTorch's 1.x and 2.x watchdog wordings, with their releases" $?
+# every release's wording of the watchdog's timeout and of its counters, as the catalogue has them, is read
+# with its rank and numbers: "[Rank N] " in the literal (1.x) or logPrefix() first (2.x: "[PG ID 0 PG GUID
+# 0(default_pg) Rank N] ")
+prefix='[PG ID 0 PG GUID 0(default_pg) Rank 1] '
+work='WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000)'
+awk -F'\t' '$1 == "pytorch" && $4 ~ /Watchdog caught collective operation timeout: \{\} ran for/ { print $2 "\t" $4 }' \
+	"$cat/other-messages.tsv" >"$scratch/watchdog"
+[ "$(wc -l <"$scratch/watchdog")" -ge 2 ]
+result "the catalogue has the watchdog's timeout in more than one wording" $?
+while IFS=$'\t' read -r release fmt; do
+	line=$(printf '%s' "$fmt" | sed -e "s/^{}/$prefix/" -e 's/\[Rank {}\]/[Rank 1]/' -e "s/{}/$work/" -e 's/{}/600081/')
+	printf '%s\n' "$line" | "$BIN" explain - >"$out" 2>"$err"
+	grep -qF 'rank 1 waited in collective 2 (ALLREDUCE)' "$out"
+	result "PyTorch $release's watchdog timeout is read with its rank and SeqNum: $line" $?
+done <"$scratch/watchdog"
+awk -F'\t' '$1 == "pytorch" && $4 ~ /ast enqueued (NCCL )?work: \{\}, last completed (NCCL )?work: \{\}/ { print $2 "\t" $4 }' \
+	"$cat/other-messages.tsv" >"$scratch/progress"
+[ "$(wc -l <"$scratch/progress")" -ge 4 ]
+result "the catalogue has the watchdog's counters in several wordings" $?
+while IFS=$'\t' read -r release fmt; do
+	line=$(printf '%s' "$fmt" | sed -E -e "s/^\{\}/$prefix/" -e 's/(enqueued (NCCL )?work: )\{\}/\12/' \
+		-e 's/(completed (NCCL )?work: )\{\}/\11/' -e 's/from \{\}/from rank 0/' -e 's/\{\}/2/g')
+	printf '%s\n' "$line" | "$BIN" explain - >"$out" 2>"$err"
+	grep -qF 'collective_progress  rank 1: last enqueued 2, last completed 1' "$out"
+	result "PyTorch $release's counters are read: ${line:0:120}" $?
+done <"$scratch/progress"
 # every row of the hand-kept Intel MPI table names the public page it was read in
 ! awk -F'\t' 'NR > 1 && $5 !~ /^https:\/\//' "$cat/intel-mpi-messages.tsv" | grep -q . &&
 	[ "$(wc -l <"$cat/intel-mpi-messages.tsv")" -gt 1 ]
