@@ -15,8 +15,30 @@ tools=$src/tools/log-catalogue
 
 "$tools/extract-messages" --from-pinned "$cat/pinned-others" --check "$cat/other-messages.tsv" >"$out" 2>"$err"
 rc=$?
-[ "$rc" -eq 0 ] && [ "$(grep -c ' 0 differences$' "$out")" -eq "$(ls "$cat/pinned-others" | wc -l)" ]
+programs=$(tail -n +2 "$cat/other-messages.tsv" | cut -f1 | sort -u | wc -l)
+[ "$rc" -eq 0 ] && [ "$(grep -c ' 0 differences$' "$out")" -eq "$programs" ]
 result "extract-messages on the pinned calls reproduces other-messages.tsv for each program" $?
+
+# PyTorch's release ranges come from its releases' pins: one left out, the ranges change
+cp -r "$cat/pinned-others" "$scratch/pins"
+rm "$scratch/pins/pytorch-2.14.1.calls"
+"$tools/extract-messages" --from-pinned "$scratch/pins" --check "$cat/other-messages.tsv" >"$out" 2>"$err"
+[ $? -eq 1 ] && grep -qF 'not extracted: pytorch | 1.13.1-2.14.1 | error | NCCL error in: ' "$out" &&
+	grep -qF 'extracted, not in other-messages.tsv: pytorch | 1.13.1-2.6.0 | error | NCCL error in: ' "$out"
+result "extract-messages --check: a release's pin left out changes PyTorch's ranges" $?
+# a call edited in one release's pin is caught, as a wording of that release alone
+sed -i 's/Watchdog caught collective operation timeout: /Watchdog caught collective timeout: /' \
+	"$scratch/pins/pytorch-2.6.0.calls"
+cp "$cat/pinned-others/pytorch-2.14.1.calls" "$scratch/pins/"
+"$tools/extract-messages" --from-pinned "$scratch/pins" --check "$cat/other-messages.tsv" >"$out" 2>"$err"
+[ $? -eq 1 ] && grep -qF 'not in other-messages.tsv: pytorch | 2.6.0 | str | {}Watchdog caught collective timeout' "$out"
+result "extract-messages --check names a call edited in a release's pinned file" $?
+# a release's pin must say which files it read: else its absences would say nothing
+grep -v -e '^# read: ' -e '^# absent: ' "$cat/pinned-others/pytorch-2.14.1.calls" >"$scratch/pins/pytorch-2.14.1.calls"
+"$tools/extract-messages" --from-pinned "$scratch/pins" >"$out" 2>"$err"
+[ $? -eq 1 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] &&
+	grep -qF "pytorch-2.14.1.calls: a release's pin names the files it read" "$err"
+result "extract-messages --from-pinned: a release's pin that names no file read: one line, exit 1" $?
 
 # a row edited by hand is caught
 sed '2s/\t[^\t]*\t\([^\t]*\)$/\tedited\t\1/' "$cat/other-messages.tsv" >"$scratch/edited.tsv"
@@ -33,14 +55,42 @@ result "extract-messages --from-pinned on a directory without calls: one line, e
 result "every row for rdma-core, UCX, Open MPI, libfabric, srun, PyTorch, the launchers and Intel MPI reads a wording the program prints" $?
 
 # PyTorch's calls were copied, not cloned: the pinned files say from where, in lines the extraction skips
-for f in pytorch pytorch-1.x; do
-	grep -q '^# ' "$cat/pinned-others/$f.calls" && ! grep -v '^#' "$cat/pinned-others/$f.calls" | grep -qv '^torch/'
-	result "pinned-others/$f.calls names its sources in # lines, then only calls" $?
+for f in "$cat"/pinned-others/pytorch*.calls; do
+	grep -q '^# ' "$f" && ! grep -v '^#' "$f" | grep -qv '^torch/'
+	result "pinned-others/${f##*/} names its sources in # lines, then only calls" $?
 done
-# both watchdog wordings, 1.x ("[Rank N] " in the literal) and 2.x (logPrefix()), are in the catalogue
-grep -qP '^pytorch-1\.x\t1\.x\tstr\t\[Rank \{\}\] Watchdog caught collective operation timeout: ' "$cat/other-messages.tsv" &&
+# the watchdog's wordings with the releases that print them: 1.x ("[Rank N] " in the literal), 2.x
+# (logPrefix()), and the undated copies' "Timeout at NCCL work"
+grep -qP '^pytorch\t1\.13\.1\tstr\t\[Rank \{\}\] Watchdog caught collective operation timeout: ' "$cat/other-messages.tsv" &&
+	grep -qP '^pytorch\t2\.6\.0\tstr\t\{\}Watchdog caught collective operation timeout: ' "$cat/other-messages.tsv" &&
 	grep -qP '^pytorch\t2\.x\tstr\t\{\}Timeout at NCCL work: \{\}, last enqueued NCCL work: ' "$cat/other-messages.tsv"
-result "the catalogue holds PyTorch's 1.x and 2.x watchdog wordings" $?
+result "the catalogue holds PyTorch's 1.x and 2.x watchdog wordings, with their releases" $?
+# every release's wording of the watchdog's timeout and of its counters, as the catalogue has them, is read
+# with its rank and numbers: "[Rank N] " in the literal (1.x) or logPrefix() first (2.x: "[PG ID 0 PG GUID
+# 0(default_pg) Rank N] ")
+prefix='[PG ID 0 PG GUID 0(default_pg) Rank 1] '
+work='WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000)'
+awk -F'\t' '$1 == "pytorch" && $4 ~ /Watchdog caught collective operation timeout: \{\} ran for/ { print $2 "\t" $4 }' \
+	"$cat/other-messages.tsv" >"$scratch/watchdog"
+[ "$(wc -l <"$scratch/watchdog")" -ge 2 ]
+result "the catalogue has the watchdog's timeout in more than one wording" $?
+while IFS=$'\t' read -r release fmt; do
+	line=$(printf '%s' "$fmt" | sed -e "s/^{}/$prefix/" -e 's/\[Rank {}\]/[Rank 1]/' -e "s/{}/$work/" -e 's/{}/600081/')
+	printf '%s\n' "$line" | "$BIN" explain - >"$out" 2>"$err"
+	grep -qF 'rank 1 waited in collective 2 (ALLREDUCE)' "$out"
+	result "PyTorch $release's watchdog timeout is read with its rank and SeqNum: $line" $?
+done <"$scratch/watchdog"
+awk -F'\t' '$1 == "pytorch" && $4 ~ /ast enqueued (NCCL )?work: \{\}, last completed (NCCL )?work: \{\}/ { print $2 "\t" $4 }' \
+	"$cat/other-messages.tsv" >"$scratch/progress"
+[ "$(wc -l <"$scratch/progress")" -ge 4 ]
+result "the catalogue has the watchdog's counters in several wordings" $?
+while IFS=$'\t' read -r release fmt; do
+	line=$(printf '%s' "$fmt" | sed -E -e "s/^\{\}/$prefix/" -e 's/(enqueued (NCCL )?work: )\{\}/\12/' \
+		-e 's/(completed (NCCL )?work: )\{\}/\11/' -e 's/from \{\}/from rank 0/' -e 's/\{\}/2/g')
+	printf '%s\n' "$line" | "$BIN" explain - >"$out" 2>"$err"
+	grep -qF 'collective_progress  rank 1: last enqueued 2, last completed 1' "$out"
+	result "PyTorch $release's counters are read: ${line:0:120}" $?
+done <"$scratch/progress"
 # every row of the hand-kept Intel MPI table names the public page it was read in
 ! awk -F'\t' 'NR > 1 && $5 !~ /^https:\/\//' "$cat/intel-mpi-messages.tsv" | grep -q . &&
 	[ "$(wc -l <"$cat/intel-mpi-messages.tsv")" -gt 1 ]

@@ -364,10 +364,12 @@ const struct log_pattern log_patterns[] = {
 	  "roce-doctor check --only firewall    # on the master; from each other node: nc -zv MASTER_ADDR MASTER_PORT",
 	  NULL, NULL, NULL },
 	{ "log.torch.collective_timeout", SEVERITY_FAIL, "Watchdog caught collective operation timeout",
-	  "\\[Rank ([0-9]+)\\] Watchdog caught collective operation timeout: WorkNCCL\\(SeqNum=([0-9]+), "
+	  /* "[Rank N] " in the literal (1.13.1), or logPrefix() before it, "[PG ID 0 PG GUID 0(default_pg) Rank N] "
+	   * (2.6.0): the rank is the last word of the bracket either way */
+	  "Rank ([0-9]+)\\] Watchdog caught collective operation timeout: WorkNCCL\\(SeqNum=([0-9]+), "
 	  "OpType=([A-Za-z_]+)",
 	  "PyTorch ProcessGroupNCCL.cpp: \"[Rank %d] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=%d, "
-	  "OpType=%s, ...)\" (1.13 on; real: tests/logs/gpu-2rank)",
+	  "OpType=%s, ...)\" (1.13.1; logPrefix() + \"Watchdog caught ...\" in 2.6.0; real: tests/logs/gpu-2rank)",
 	  "rank {1} waited in collective {2} ({3}) past the process group's timeout. With no NCCL error in any rank's "
 	  "log, most often another rank never issued collective {2} (collectives in a different order or number on "
 	  "some ranks: an application bug); else a rank hung or a link stalled",
