@@ -98,6 +98,12 @@ result "text: the first failure's peer and HCA" $?
 run --json explain "$scratch/two-hca.log"
 py 'd["ranks"][1]["first_failure"]["hca"] == "mlx5_3" and d["ranks"][1]["name"] == "node-b rank 1"'
 result "NCCL >= 2.19's 'hca mlx5_3' at the end of the line is the HCA" $?
+# DAPL's "host:CMA:pid:tid: N us(N us): " names the host, its "DST ADDR" the peer; Intel MPI's report after it
+# ("[1:node-b] unexpected DAPL event 0x4008") is its effect
+run --json explain "$src/tests/logs/from-source/dapl-cma-addr-error.log"
+py 'd["first_failure"]["name"] == "node-b rank 1" and d["first_failure"]["pid"] == 1234 and
+    d["first_failure"]["peer"] == "10.12.0.21" and d["first_failure"]["id"] == "log.dapl.addr_error"'
+result "DAPL: the host from dapl_log's prefix, the peer from DST, not Intel MPI's unexpected DAPL event" $?
 
 # --- a warning whose cause a later failure of its rank is ranks as that failure's cause; one beside the
 # point does not (the real H100 logs: no RDMA device, NCCL_NET=IB forced; no RDMA device, the same GPU twice)

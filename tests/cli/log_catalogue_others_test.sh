@@ -52,7 +52,7 @@ rc=$?
 result "extract-messages --from-pinned on a directory without calls: one line, exit 1" $?
 
 "$tools/coverage-others" "$cat/other-messages.tsv" "$cat/intel-mpi-messages.tsv" "$LOG_ROWS" >"$out" 2>"$err"
-result "every row for rdma-core, UCX, Open MPI, libfabric, srun, PyTorch, the launchers and Intel MPI reads a wording the program prints" $?
+result "every row for rdma-core, UCX, Open MPI, libfabric, srun, PyTorch, the launchers, Intel MPI and DAPL reads a wording the program prints" $?
 
 # PyTorch's calls were copied, not cloned: the pinned files say from where, in lines the extraction skips
 for f in "$cat"/pinned-others/pytorch*.calls; do

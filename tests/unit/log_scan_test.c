@@ -85,6 +85,30 @@ static void log_line_origin_names_host_rank_and_time(void)
 #undef ORIGIN
 }
 
+/* Intel MPI's "[rank:host] " and DAPL 2.1's dapl_log() "host:PROVIDER:pid:tid: N us(N us): " (hex pid and
+ * tid, "!!!" after a delta over half a second): the host and rank of a DAPL failure. */
+static void log_line_origin_reads_intel_mpi_and_dapl(void)
+{
+	struct log_origin o;
+	size_t n;
+#define ORIGIN(line) (n = log_line_origin(line, strlen(line), &o))
+
+	ORIGIN("cu34:CMA:65dd:a1ebf700: 60167511 us(7 us): dapl_cma_active: CM ADDR ERROR: -> DST 10.0.0.32 retry (1)..");
+	CHECK(strcmp(o.host, "cu34") == 0 && o.pid == 0x65dd && o.rank == -1 &&
+	      n == strlen("cu34:CMA:65dd:a1ebf700: 60167511 us(7 us): "));
+	ORIGIN("node-b:UCM:4d2:9c1f7700: 6008420 us(3004209 us!!!):  CM_REQ: RETRIES EXHAUSTED: 0x2 5a1 0x48");
+	CHECK(strcmp(o.host, "node-b") == 0 && o.pid == 0x4d2 && n == strlen("node-b:UCM:4d2:9c1f7700: 6008420 us(3004209 us!!!): "));
+	ORIGIN("n1::4d2:9c1f7700: 1 us(1 us): x");   /* PROVIDER_NAME is "" in a build for no provider */
+	CHECK(strcmp(o.host, "n1") == 0 && n == strlen("n1::4d2:9c1f7700: 1 us(1 us): "));
+	ORIGIN("[18:cu40] unexpected DAPL event 0x4008");
+	CHECK(strcmp(o.host, "cu40") == 0 && o.rank == 18 && n == strlen("[18:cu40] "));
+	ORIGIN("node-b:4d2:9c1f7700: x");   /* no time after the ids: not DAPL's */
+	CHECK(!o.host[0] && n == 0);
+	ORIGIN("[18:56:16] x");   /* a time is no rank and host */
+	CHECK(!o.host[0] && o.rank == -1 && n == 0);
+#undef ORIGIN
+}
+
 /* Open MPI and UCX (tests/logs/job-vm-pair): mpirun --timestamp-output's ctime glued to its tag, UCX's
  * "[epoch] [host:pid  :thread]" and fatal "[host:pid:thread:tid]", Open MPI's "[host:pid]". */
 static void log_line_origin_reads_open_mpi_and_ucx(void)
@@ -349,6 +373,7 @@ int main(void)
 	RUN(log_line_strips_launcher_prefixes);
 	RUN(log_line_origin_names_host_rank_and_time);
 	RUN(log_line_origin_reads_open_mpi_and_ucx);
+	RUN(log_line_origin_reads_intel_mpi_and_dapl);
 	RUN(log_text_clean_replaces_invalid_utf8_and_controls);
 	RUN(log_scan_splits_any_chunking_the_same);
 	RUN(log_scan_vm_pair_lines_give_their_own_problem);

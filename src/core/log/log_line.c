@@ -54,6 +54,29 @@ static size_t until(const char *s, size_t len, const char *stop)
 	return len;
 }
 
+/* The length of a host name at s[0..len) that begins with a letter: letters, digits, '-', '.', '_'. */
+static size_t host_name(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	if (!len || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+		return 0;
+	while (n < len && n < 63 && ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+				     is_digit(s[n]) || s[n] == '-' || s[n] == '.' || s[n] == '_'))
+		n++;
+	return n;
+}
+
+/* The number of lower-case hex digits at s[0..len), at most max. */
+static size_t hex_digits(const char *s, size_t len, size_t max)
+{
+	size_t n = 0;
+
+	while (n < len && n < max && (is_digit(s[n]) || (s[n] >= 'a' && s[n] <= 'f')))
+		n++;
+	return n;
+}
+
 /* The outermost prefix names the rank: "[1,3]<stdout>:[rank3]:" is rank 3 either way, and a launcher's
  * label is the process's own (a torchrun "[default0]:" under srun "3: " is local rank 0 of global rank 3). */
 static void set_rank(struct log_origin *o, const char *digits_at)
@@ -184,6 +207,15 @@ static size_t bracket_prefix(const char *s, size_t len, struct log_origin *o)
 		}
 		return 0;
 	}
+	if (is_digit(s[1])) {   /* Intel MPI's "[rank:host] " (a time such as "[18:56:16]" has no host) */
+		size_t r = digits(s + 1, close - 1, 8);
+
+		if (s[1 + r] == ':' && 2 + r < close && host_name(s + 2 + r, close - 2 - r) == close - 2 - r) {
+			set_rank(o, s + 1);
+			set_host(o, s + 2 + r, close - 2 - r);
+			return n + (n < len && s[n] == ' ');
+		}
+	}
 	if (iso_time(s + 1, close - 1)) {
 		set_time(o, s + 6, s + 9, s + 12, s + 1, close - 1);
 		return n + (n < len && s[n] == ' ');
@@ -249,6 +281,48 @@ static size_t nccl_prefix(const char *s, size_t len, struct log_origin *o)
 		}
 	}
 	return 0;
+}
+
+/* DAPL 2.1's dapl_log() (dapl/common/dapl_debug.c): "host:PROVIDER:pid:tid: total us(delta us): ", pid and
+ * tid in hex, PROVIDER "CMA", "UCM", "SCM", "MCM" or "", "!!!" after the delta when it is over half a second.
+ * The time since the provider loaded is no clock: it is not read. */
+static size_t dapl_prefix(const char *s, size_t len, struct log_origin *o)
+{
+	size_t h = host_name(s, len), n, d, pid = 0;
+
+	if (!h || h >= len || s[h] != ':')
+		return 0;
+	n = h + 1;
+	while (n < len && n - h <= 4 && s[n] >= 'A' && s[n] <= 'Z')
+		n++;
+	if (n >= len || s[n] != ':')
+		return 0;
+	pid = ++n;
+	for (int field = 0; field < 2; field++) {   /* pid then tid */
+		d = hex_digits(s + n, len - n, 16);
+		if (!d || n + d >= len || s[n + d] != ':')
+			return 0;
+		n += d + 1;
+	}
+	if (n >= len || s[n] != ' ' || !(d = digits(s + n + 1, len - n - 1, 20)))
+		return 0;
+	n += 1 + d;
+	if (len - n < 4 || memcmp(s + n, " us(", 4) != 0 || !(d = digits(s + n + 4, len - n - 4, 20)))
+		return 0;
+	n += 4 + d;
+	if (len - n >= 6 && memcmp(s + n, " us!!!", 6) == 0)
+		n += 6;
+	else if (len - n >= 3 && memcmp(s + n, " us", 3) == 0)
+		n += 3;
+	else
+		return 0;
+	if (len - n < 3 || memcmp(s + n, "): ", 3) != 0)
+		return 0;
+	if (o) {
+		set_host(o, s, h);
+		o->pid = strtol(s + pid, NULL, 16);   /* hex digits, then ':' */
+	}
+	return n + 3;
 }
 
 /* srun --label's "  0: ", pdsh's "host: " (a lower-case host name: an exception's "torch.Error: " is not one). */
@@ -326,6 +400,8 @@ size_t log_line_origin(const char *line, size_t len, struct log_origin *o)
 
 		if (!n)
 			n = nccl_prefix(line + at, len - at, o);
+		if (!n)
+			n = dapl_prefix(line + at, len - at, o);
 		if (!n)
 			n = time_prefix(line + at, len - at, o);
 		if (!n)

@@ -17,13 +17,14 @@ const char *const log_rank_fact_names[RANK_FACTS] = { "nccl_version", "ib_device
 const char *const log_rank_fact_labels[RANK_FACTS] = { "NCCL version", "HCAs", "GID index", "bootstrap interface" };
 
 /* Problems another rank's failure causes: the peer went away, a collective it never joined timed out, the
- * launcher stopped the job. Whatever else a rank shows is read as a cause. */
+ * launcher stopped the job; or that a lower layer's own line explains (Intel MPI's "unexpected DAPL event"
+ * after DAPL's). Whatever else a rank shows is read as a cause. */
 static const char *const effects[] = {
 	"log.nccl.peer_closed", "log.torch.nccl_remote_error", "log.torch.collective_timeout",
 	"log.torch.store_wait_clients", "log.job.stopped", "log.perftest.exchange_failed",
 	"log.roce_doctor.serve_gone", "log.torch.nccl_error", "log.elastic.child_failed", "log.slurm.task_failed",
 	"log.deepspeed.rank_exit", "log.accelerate.process_failed",
-	"log.ucx.unreachable",
+	"log.ucx.unreachable", "log.impi.dapl_event",
 };
 
 bool log_problem_is_effect(const char *id)
@@ -380,7 +381,9 @@ static int rank_kind(const struct log_rank *it)
 void log_ranks_problem(struct log_ranks *r, const struct log_pattern *p, const char *text, size_t len,
 		       unsigned long scan_line)
 {
-	static const char *const peer_keys[] = { "from peer ", "remote peer ", "peer ", "onnect to ", NULL };
+	/* DAPL names the peer's address "DST 10.0.0.2,9001" (cma) or "connect ERROR: -> 10.0.0.2" (scm) */
+	static const char *const peer_keys[] = { "from peer ", "remote peer ", "peer ", "onnect to ", "DST ",
+						 "connect ERROR: -> ", NULL };
 	/* NCCL >= 2.19 ends its completion errors with "hca mlx5_0"; "HCA 0 'eth0'" is an index, not a name;
 	 * UCX names the device UCX_NET_DEVICES asked for ("network device 'rxe0:1' is not available") */
 	static const char *const hca_keys[] = { "hca ", "HCA ", "network device '", NULL };
