@@ -45,8 +45,10 @@ run explain "$logs/kill-socket-r0.log" "$logs/kill-socket-r1.log"
 sed -n 2p "$out" | grep -qx "first failure: vm rank 1 ($logs/kill-socket-r1.log line 46): log.job.rank_silent" &&
 	grep -q "^        fix: dmesg -T | grep -i -E 'killed process|out of memory'    # on vm rank 1's node" "$out"
 result "text: rank 1's last line, and the OOM killer's line to look for on its node" $?
-first_is "$logs/kill-socket.log" log.elastic.worker_killed "$logs/kill-socket.log"
-result "torchrun's interleaved output: its own 'exitcode: -9' line for local rank 1 is the cause" $?
+first_is "vm rank 1" log.elastic.worker_killed "$logs/kill-socket.log"
+result "torchrun's interleaved output: its 'exitcode: -9 ... (pid: 611)' line is the cause, of rank 1 (pid 611)" $?
+first_is "vm rank 1" log.elastic.worker_killed "$logs/kill-nvlink.log"
+result "the same over NVLink, where rank 0 printed nothing: rank 1 by its pid" $?
 
 # --- not a silent rank: a job whose other rank has its cause in the log (rank 1 skipped a collective)
 run --json explain "$src/tests/logs/gpu-2rank/torch-watchdog-skipped-collective.log"

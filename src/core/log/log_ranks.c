@@ -378,6 +378,22 @@ static int rank_kind(const struct log_rank *it)
 	return kind(it->failure, it->failure_effect, it->failure_explains);
 }
 
+/* The rank whose pid text's "(pid: N)" names, into *it; *it unchanged when none does. */
+static void pid_rank(struct log_ranks *r, const char *text, size_t len, struct log_rank **it)
+{
+	const char *at = memmem(text, len, "(pid: ", 6);
+	long pid;
+
+	if (!at || at + 6 >= text + len || !is_digit(at[6]))
+		return;
+	pid = strtol(at + 6, NULL, 10);
+	for (size_t i = 0; pid > 0 && i < r->count; i++)
+		if (r->items[i].pid == pid && r->items[i].rank >= 0) {
+			*it = &r->items[i];
+			return;
+		}
+}
+
 void log_ranks_problem(struct log_ranks *r, const struct log_pattern *p, const char *text, size_t len,
 		       unsigned long scan_line)
 {
@@ -393,6 +409,9 @@ void log_ranks_problem(struct log_ranks *r, const struct log_pattern *p, const c
 	if (r->current < 0)
 		return;
 	it = &r->items[r->current];
+	/* a launcher's line about a rank's process ("failed (exitcode: -9) local_rank: 1 (pid: 611)"): that
+	 * rank's failure, when its own lines gave its pid */
+	pid_rank(r, text, len, &it);
 	/* a warning kept as its failure whose cause this failure is: the warning stays, as a cause */
 	if (it->failure && !it->failure_explains && log_warning_explains(it->failure, p)) {
 		it->failure_explains = p;
