@@ -41,7 +41,7 @@ result "JSON: rank 0 is in the job with no lines, rank 1's first failure is the 
 
 # --- mpirun --tag-output --timestamp-output, as pasted
 run explain "$job/mpirun-tagged.log"
-[ "$rc" -eq 2 ] && sed -n 1p "$out" | grep -qx "explain $job/mpirun-tagged.log: fail (3 problems, 2 ranks)" &&
+[ "$rc" -eq 2 ] && sed -n 1p "$out" | grep -qx "explain $job/mpirun-tagged.log: fail (4 problems, 2 ranks)" &&
 	first "first failure: node-b rank 1 ($job/mpirun-tagged.log line 1, Nov 28 10:26:43): $cause, HCA rxe0:1"
 result "mpirun's interleaved output: two ranks, node-b rank 1 first, at mpirun's timestamp, the HCA it lacks" $?
 run --json explain "$job/mpirun-tagged.log"

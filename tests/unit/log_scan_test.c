@@ -110,7 +110,8 @@ static void log_line_origin_reads_intel_mpi_and_dapl(void)
 }
 
 /* Open MPI and UCX (tests/logs/job-vm-pair): mpirun --timestamp-output's ctime glued to its tag, UCX's
- * "[epoch] [host:pid  :thread]" and fatal "[host:pid:thread:tid]", Open MPI's "[host:pid]". */
+ * "[epoch] [host:pid  :thread]" and fatal "[host:pid:thread:tid]", Open MPI's "[host:pid]", libfabric's
+ * "libfabric:pid:seconds::...<warn> ". */
 static void log_line_origin_reads_open_mpi_and_ucx(void)
 {
 	struct log_origin o;
@@ -133,6 +134,14 @@ static void log_line_origin_reads_open_mpi_and_ucx(void)
 		log_line_origin("[1795859452.000000] x", 21, &b);
 		CHECK(a.at >= 0 && a.at == b.at);
 	}
+	/* libfabric's FI_LOG_LEVEL lines (tests/logs/job-vm-pair-midrun): the pid and whole seconds */
+	ORIGIN("libfabric:464:1795871708::ofi_rxm:cq:rxm_handle_comp_error():1725<warn> fi_cq_readerr: err: x");
+	CHECK(o.pid == 464 && !o.host[0] && o.rank == -1 && strcmp(o.time, "2026-11-28 13:15:08") == 0 &&
+	      n == strlen("libfabric:464:1795871708::ofi_rxm:cq:rxm_handle_comp_error():1725<warn> "));
+	ORIGIN("Sat Nov 28 13:14:38 2026[1,1]<stderr>:libfabric:314:1795871678::ofi_rxm:cq:f():1<warn> x");
+	CHECK(o.rank == 1 && o.pid == 314 && strcmp(o.time, "Nov 28 13:14:38") == 0);
+	ORIGIN("libfabric:464:17:: short seconds<warn> x");   /* not libfabric's form: left as it is */
+	CHECK(n == 0 && o.pid == 0);
 	ORIGIN("[09:56:16] x");   /* a time in brackets is no host */
 	CHECK(!o.host[0] && n == 0);
 	ORIGIN("Sat Nov 28 09:59:02 2026: x");   /* no tag or blank after the year */

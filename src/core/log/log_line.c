@@ -125,27 +125,35 @@ static void set_time(struct log_origin *o, const char *month, const char *day, c
 	o->time[text_len] = '\0';
 }
 
-/* UCX's "[1795859452.763917]" (ucs_log: seconds since the epoch), as set_time would put it, UTC. */
-static bool epoch_time(const char *s, size_t close, struct log_origin *o)
+/* Seconds since the epoch (secs, then f digits of fraction at frac, f may be 0), as set_time would put
+ * them, UTC. */
+static void set_epoch(struct log_origin *o, const char *secs, const char *frac, size_t f)
 {
-	size_t d = digits(s + 1, close - 1, 12), f;
 	char text[40];
 	struct tm tm;
 	time_t t;
+
+	if (!o || o->at >= 0)
+		return;
+	t = (time_t)strtoll(secs, NULL, 10);
+	if (!gmtime_r(&t, &tm))
+		return;
+	snprintf(text, sizeof(text), "%04d-%02d-%02d %02d:%02d:%02d%s%.*s", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, f ? "." : "", (int)f, frac);
+	set_time(o, text + 5, text + 8, text + 11, text, strlen(text));
+}
+
+/* UCX's "[1795859452.763917]" (ucs_log: seconds since the epoch). */
+static bool epoch_time(const char *s, size_t close, struct log_origin *o)
+{
+	size_t d = digits(s + 1, close - 1, 12), f;
 
 	if (d < 9 || d == close - 1 || s[1 + d] != '.')
 		return false;
 	f = digits(s + 2 + d, close - 2 - d, 9);
 	if (!f || 2 + d + f != close)
 		return false;
-	if (!o || o->at >= 0)
-		return true;
-	t = (time_t)strtoll(s + 1, NULL, 10);
-	if (!gmtime_r(&t, &tm))
-		return true;
-	snprintf(text, sizeof(text), "%04d-%02d-%02d %02d:%02d:%02d.%.*s", tm.tm_year + 1900, tm.tm_mon + 1,
-		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)f, s + 2 + d);
-	set_time(o, text + 5, text + 8, text + 11, text, strlen(text));
+	set_epoch(o, s + 1, s + 2 + d, f);
 	return true;
 }
 
@@ -283,6 +291,35 @@ static size_t nccl_prefix(const char *s, size_t len, struct log_origin *o)
 	return 0;
 }
 
+/* libfabric's log lines (FI_LOG_LEVEL=warn ...): "libfabric:PID:SECONDS:PREFIX:PROV:SUBSYS:FUNC():LINE<LEVEL> "
+ * (src/log.c ofi_log, 1.x and 2.x; PREFIX is FI_LOG_PREFIX, mostly empty): the pid, and the time in whole
+ * seconds since the epoch. */
+static size_t libfabric_prefix(const char *s, size_t len, struct log_origin *o)
+{
+	size_t n = 10, p, t, close;
+
+	if (len < 16 || memcmp(s, "libfabric:", 10) != 0)
+		return 0;
+	p = digits(s + n, len - n, 10);
+	if (!p || n + p + 1 >= len || s[n + p] != ':')
+		return 0;
+	t = digits(s + n + p + 1, len - n - p - 1, 12);
+	if (t < 9 || n + p + 1 + t >= len || s[n + p + 1 + t] != ':')
+		return 0;
+	close = n + p + 1 + t + until(s + n + p + 1 + t, (len < 256 ? len : 256) - (n + p + 1 + t), "<> ");
+	if (close >= len || s[close] != '<')
+		return 0;
+	close += until(s + close, len - close, "> ");
+	if (close >= len || s[close] != '>')
+		return 0;
+	if (o) {
+		if (!o->pid)
+			o->pid = strtol(s + n, NULL, 10);
+		set_epoch(o, s + n + p + 1, "", 0);
+	}
+	return close + 1 + (close + 1 < len && s[close + 1] == ' ');
+}
+
 /* DAPL 2.1's dapl_log() (dapl/common/dapl_debug.c): "host:PROVIDER:pid:tid: total us(delta us): ", pid and
  * tid in hex, PROVIDER "CMA", "UCM", "SCM", "MCM" or "", "!!!" after the delta when it is over half a second.
  * The time since the provider loaded is no clock: it is not read. */
@@ -402,6 +439,8 @@ size_t log_line_origin(const char *line, size_t len, struct log_origin *o)
 			n = nccl_prefix(line + at, len - at, o);
 		if (!n)
 			n = dapl_prefix(line + at, len - at, o);
+		if (!n)
+			n = libfabric_prefix(line + at, len - at, o);
 		if (!n)
 			n = time_prefix(line + at, len - at, o);
 		if (!n)

@@ -9,9 +9,9 @@
 
 /* The offset of the message in line[0..len): past torchrun's "[rank0]:" / "[default0]:", mpirun's
  * "[1,0]<stdout>:", srun's "0: ", pdsh's "host: ", timestamps ("[2026-11-24 21:25:56] ", ISO 8601, syslog's
- * "Nov 24 21:25:56 ", glog's "[E1124 21:26:16.321 socket.cpp:1028] ") and NCCL's "host:pid:tid [dev] NCCL INFO "
- * (or "... file.cc:123 NCCL WARN "), Intel MPI's "[0:host] " and DAPL's "host:CMA:pid:tid: 60167511 us(7 us): ",
- * in any order and nesting. */
+ * "Nov 24 21:25:56 ", glog's "[E1124 21:26:16.321 socket.cpp:1028] "), NCCL's "host:pid:tid [dev] NCCL INFO "
+ * (or "... file.cc:123 NCCL WARN "), Intel MPI's "[0:host] ", DAPL's "host:CMA:pid:tid: 60167511 us(7 us): "
+ * and libfabric's "libfabric:pid:seconds::prov:subsys:func():line<warn> ", in any order and nesting. */
 size_t log_line_message(const char *line, size_t len);
 
 /* Where a line comes from, as its prefixes say: NCCL's host and pid, the launchers' rank (torchrun's
@@ -19,7 +19,7 @@ size_t log_line_message(const char *line, size_t len);
  * host (pdsh's "node-a: ", DAPL's "node-a:CMA:..."), and the time (ISO 8601, glog, syslog). */
 struct log_origin {
 	char host[64];      /* "" when not given */
-	long pid;           /* NCCL's; 0 when not given */
+	long pid;           /* NCCL's, UCX's, Open MPI's, libfabric's; 0 when not given */
 	long rank;          /* -1 when not given */
 	double at;          /* seconds, comparable within a job (log_line.c); < 0 when not given */
 	char time[40];      /* the time as the line writes it */

@@ -24,7 +24,7 @@ static const char *const effects[] = {
 	"log.torch.store_wait_clients", "log.job.stopped", "log.perftest.exchange_failed",
 	"log.roce_doctor.serve_gone", "log.torch.nccl_error", "log.elastic.child_failed", "log.slurm.task_failed",
 	"log.deepspeed.rank_exit", "log.accelerate.process_failed",
-	"log.ucx.unreachable", "log.impi.dapl_event",
+	"log.ucx.unreachable", "log.impi.dapl_event", "log.ompi.mpi_error",
 };
 
 bool log_problem_is_effect(const char *id)
