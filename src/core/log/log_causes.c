@@ -210,35 +210,49 @@ static size_t count(const unsigned char *set, unsigned n)
 	return c;
 }
 
-static bool init_waiting(const struct log_scan *scan, struct log_hit *hit)
+/* The job's first communicator (PyTorch's default group, the one its first collective inits) from NCCL's
+ * "comm ... rank R of N: START|COMPLETE": its id into comm (64 bytes), the ranks that started and completed
+ * its init, the line of its first START into *first (when not NULL); returns N, 0 when no line says. */
+static unsigned first_comm(const struct log_scan *scan, char *comm, unsigned char *started, unsigned char *done,
+			   unsigned long *first)
 {
-	unsigned char started[RANKS_MAX / 8] = { 0 }, done[RANKS_MAX / 8] = { 0 }, waiting[RANKS_MAX / 8];
-	unsigned char absent[RANKS_MAX / 8];
-	char comm[64] = "", id[64], state[16], w[160], r[160], a[160];
+	char id[64], state[16];
 	unsigned rank, n, nranks = 0;
-	unsigned long first = 0;
-	const struct log_fact *stop = fact(scan, "job_stopped", NULL);
-	size_t reached;
 
+	comm[0] = '\0';
 	for (size_t i = 0; i < scan->fact_count; i++) {
 		const struct log_fact *f = &scan->facts[i];
 
 		if (strcmp(f->name, "comm_init") != 0 ||
 		    sscanf(f->value, "%63s rank %u of %u: %15s", id, &rank, &n, state) != 4 || rank >= RANKS_MAX)
 			continue;
-		if (!comm[0]) {   /* the first communicator: PyTorch's default group, the one its first collective inits */
-			snprintf(comm, sizeof(comm), "%s", id);
+		if (!comm[0]) {
+			snprintf(comm, 64, "%s", id);
 			nranks = n;
 		}
 		if (strcmp(id, comm) != 0)
 			continue;
 		if (strcmp(state, "START") == 0) {
 			started[rank / 8] |= (unsigned char)(1u << (rank % 8));
-			if (!first)
-				first = f->line;
+			if (first && !*first)
+				*first = f->line;
 		} else
 			done[rank / 8] |= (unsigned char)(1u << (rank % 8));
 	}
+	return nranks;
+}
+
+static bool init_waiting(const struct log_scan *scan, struct log_hit *hit)
+{
+	unsigned char started[RANKS_MAX / 8] = { 0 }, done[RANKS_MAX / 8] = { 0 }, waiting[RANKS_MAX / 8];
+	unsigned char absent[RANKS_MAX / 8];
+	char comm[64], w[160], r[160], a[160];
+	unsigned nranks;
+	unsigned long first = 0;
+	const struct log_fact *stop = fact(scan, "job_stopped", NULL);
+	size_t reached;
+
+	nranks = first_comm(scan, comm, started, done, &first);
 	for (size_t i = 0; i < sizeof(started); i++) {
 		waiting[i] = started[i] & ~done[i];
 		absent[i] = (unsigned char)~(started[i] | done[i]);
@@ -247,7 +261,7 @@ static bool init_waiting(const struct log_scan *scan, struct log_hit *hit)
 	for (size_t i = 0; i < scan->hit_count; i++)
 		if (scan->hits[i].pattern->severity == SEVERITY_FAIL)
 			return false;
-	if (!comm[0] || !count(waiting, nranks))
+	if (!nranks || !count(waiting, nranks))
 		return false;
 	reached = count(started, nranks);
 	rank_list(w, sizeof(w), waiting, nranks);
@@ -395,24 +409,12 @@ static bool ib_hca_matches_none(const struct log_scan *scan, struct log_hit *hit
  * suspect. */
 static bool all_ranks_given(const struct log_scan *scan)
 {
-	unsigned char seen[RANKS_MAX / 8] = { 0 };
-	char id[64], comm[64] = "", state[16];
-	unsigned rank, n, nranks = 0;
+	unsigned char seen[RANKS_MAX / 8] = { 0 }, done[RANKS_MAX / 8] = { 0 };
+	char comm[64];
+	unsigned nranks = first_comm(scan, comm, seen, done, NULL);
 
-	for (size_t i = 0; i < scan->fact_count; i++) {
-		const struct log_fact *f = &scan->facts[i];
-
-		if (strcmp(f->name, "comm_init") != 0 ||
-		    sscanf(f->value, "%63s rank %u of %u: %15s", id, &rank, &n, state) != 4 || n > RANKS_MAX)
-			continue;
-		if (!comm[0]) {
-			snprintf(comm, sizeof(comm), "%s", id);
-			nranks = n;
-		}
-		if (strcmp(id, comm) != 0)
-			continue;
-		seen[rank / 8] |= (unsigned char)(1u << (rank % 8));
-	}
+	for (size_t i = 0; i < sizeof(seen); i++)
+		seen[i] |= done[i];
 	for (size_t i = 0; scan->ranks && i < scan->ranks->count; i++) {
 		long r = scan->ranks->items[i].rank;
 
